@@ -1,0 +1,135 @@
+"""The one small API every game implements, and the kernel functions built on it.
+
+A game package exposes an object satisfying :class:`Rules`.  The service only ever calls
+these methods; it never reads a game's state directly.
+
+The kernel guarantees, before a game's ``decide`` sees a command, that the command
+answers an open decision of the acting seat (:func:`match_decision`): enumerated options
+must match exactly, schema decisions must validate.  ``decide`` then does the rule work
+and returns past-tense events; ``apply`` folds them and never raises.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Optional, Protocol, Sequence
+
+from engine.core import schema as schema_mod
+from engine.core.chance import RESOLVE_CHANCE
+from engine.core.errors import (
+    GameOver,
+    IllegalCommand,
+    NoSuchDecision,
+    NotYourDecision,
+)
+from engine.core.types import SYSTEM_SEAT, Command, Decision, Event, Outcome, Pending, Viewer
+
+
+class Rules(Protocol):
+    """What a game is, to the service.
+
+    ``name``          -- registry key (``"pax"``); ``title`` a human name.
+    ``rules_version`` -- changes whenever ``apply`` changes; snapshots of other versions
+                         are discarded and the game is replayed from its events.
+    """
+
+    name: str
+    title: str
+    rules_version: str
+
+    def options_schema(self) -> Mapping[str, Any]:
+        """JSON schema (subset of :mod:`engine.core.schema`) of the creation options."""
+
+    def seat_counts(self, options: Mapping[str, Any]) -> Sequence[int]:
+        """The numbers of seats a game with these options may have."""
+
+    def initial_state(self, seats: int, options: Mapping[str, Any]) -> Any:
+        """A fresh game; usually its first pending step is a chance request (the shuffle)."""
+
+    def pending(self, state: Any) -> Pending:
+        """Open decisions (and/or the chance to resolve)."""
+
+    def decide(self, state: Any, command: Command) -> list[Event]:
+        """Validate ``command`` against the rules and return the events it causes."""
+
+    def apply(self, state: Any, event: Event) -> Any:
+        """Fold one event into the state; total, never validates."""
+
+    def view(self, state: Any, viewer: Viewer) -> dict:
+        """The state as ``viewer`` may see it, JSON-shaped."""
+
+    def visible(self, event: Event, viewer: Viewer) -> Optional[dict]:
+        """The event as ``viewer`` may see it (redacted), or ``None`` if it is invisible."""
+
+    def outcome(self, state: Any) -> Optional[Outcome]:
+        """``None`` while the game runs; the result once it has ended."""
+
+
+def legal_commands(rules: Rules, state: Any, seat: int) -> list[Command]:
+    """Every enumerated legal command of ``seat`` (schema decisions are not expanded)."""
+    out: list[Command] = []
+    for decision in rules.pending(state).for_seat(seat):
+        if decision.options is not None:
+            out.extend(decision.options)
+    return out
+
+
+def match_decision(pending: Pending, command: Command) -> Optional[Decision]:
+    """The open decision ``command`` answers, or raise a named :class:`RuleViolation`.
+
+    Chance resolutions (from ``SYSTEM_SEAT``) return ``None``: the game checks them
+    against its own :class:`ChanceRequest`.
+    """
+    if command.seat == SYSTEM_SEAT:
+        if command.type != RESOLVE_CHANCE or pending.chance is None:
+            raise NoSuchDecision("no chance is waiting to be resolved")
+        return None
+    if pending.chance is not None:
+        raise NotYourDecision("the game is waiting for chance to be resolved")
+    typed = [d for d in pending.decisions if _takes_type(d, command.type)]
+    if not typed:
+        raise NoSuchDecision(f"no open decision takes {command.type!r}")
+    mine = [d for d in typed if d.seat == command.seat]
+    if not mine:
+        raise NotYourDecision(f"seat {command.seat} has no open decision taking {command.type!r}")
+    args = dict(command.args)
+    first_error: Optional[Exception] = None
+    for decision in mine:
+        if decision.options is not None:
+            if any(opt.type == command.type and dict(opt.args) == args for opt in decision.options):
+                return decision
+            first_error = first_error or IllegalCommand(
+                f"{command.type} {args} is not among the legal options of {decision.id}"
+            )
+        else:
+            try:
+                schema_mod.validate(decision.schema or {}, args)
+            except Exception as err:  # BadArguments
+                first_error = first_error or err
+                continue
+            return decision
+    assert first_error is not None
+    raise first_error
+
+
+def _takes_type(decision: Decision, command_type: str) -> bool:
+    if decision.options is not None:
+        return any(opt.type == command_type for opt in decision.options)
+    return decision.command_type == command_type
+
+
+def step(rules: Rules, state: Any, command: Command) -> tuple[Any, list[Event]]:
+    """Decide ``command`` and fold its events: the one way a game moves forward."""
+    if rules.outcome(state) is not None:
+        raise GameOver("the game has ended")
+    match_decision(rules.pending(state), command)
+    events = rules.decide(state, command)
+    for event in events:
+        state = rules.apply(state, event)
+    return state, events
+
+
+def replay(rules: Rules, state: Any, events: Iterable[Event]) -> Any:
+    """Fold stored events onto ``state`` (an initial state or a snapshot)."""
+    for event in events:
+        state = rules.apply(state, event)
+    return state
