@@ -1,0 +1,1 @@
+"""Capua service: Flask app, REST API, event store, identity, mail and pages."""

@@ -1,0 +1,1 @@
+"""Capua worker: Celery app and tasks (mail, webhooks, deadline sweeps)."""
