@@ -120,7 +120,7 @@ class Decision:
             return out
         out["prompt_args"] = dict(self.prompt_args)
         out["context"] = dict(self.context)
-        out["command_type"] = self.command_type or (self.options[0].type if self.options else "")
+        out["command_type"] = self.command_type or self.default.type
         if self.options is not None:
             out["options"] = [{"type": c.type, "args": dict(c.args)} for c in self.options]
         else:
