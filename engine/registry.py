@@ -9,6 +9,7 @@ from engine.core.game import Rules
 #: name -> "module:attribute" of the rules object; imported on first use.
 _GAMES = {
     "pax": "engine.pax.rules:RULES",
+    "rom": "engine.rom.rules:RULES",
 }
 
 

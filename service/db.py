@@ -24,6 +24,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
+    TypeDecorator,
     UniqueConstraint,
     create_engine,
     event,
@@ -36,25 +37,25 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 
 
-class UTCDateTime(DateTime):
-    """Timezone-aware UTC datetimes on both SQLite (which drops tzinfo) and PostgreSQL."""
+class UTCDateTime(TypeDecorator):
+    """Timezone-aware UTC datetimes on both SQLite (which drops tzinfo) and PostgreSQL.
 
+    A ``TypeDecorator``: a ``DateTime`` subclass loses its result processing on SQLite,
+    where the dialect swaps in its own ``DATETIME`` implementation.
+    """
+
+    impl = DateTime(timezone=True)
     cache_ok = True
 
-    def __init__(self) -> None:
-        super().__init__(timezone=True)
+    def process_bind_param(self, value, dialect):
+        if value is not None and value.tzinfo is not None:
+            value = value.astimezone(dt.timezone.utc)
+        return value
 
-    def result_processor(self, dialect, coltype):  # type: ignore[override]
-        inner = super().result_processor(dialect, coltype)
-
-        def process(value):
-            if inner is not None:
-                value = inner(value)
-            if value is not None and value.tzinfo is None:
-                value = value.replace(tzinfo=dt.timezone.utc)
-            return value
-
-        return process
+    def process_result_value(self, value, dialect):
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=dt.timezone.utc)
+        return value
 
 
 class Base(DeclarativeBase):

@@ -1,0 +1,73 @@
+"""Timing, percentiles and the machine description shared by the benchmarks."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """The q-th percentile (0..100) by nearest rank; samples need not be sorted."""
+    if not samples:
+        raise ValueError("no samples")
+    ordered = sorted(samples)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def summarize(samples: list[float]) -> dict:
+    """p50/p99/mean in milliseconds of samples given in seconds."""
+    return {
+        "n": len(samples),
+        "p50_ms": percentile(samples, 50) * 1000,
+        "p99_ms": percentile(samples, 99) * 1000,
+        "mean_ms": statistics.fmean(samples) * 1000,
+    }
+
+
+def time_each(fn: Callable[[], object], n: int, *, progress: str = "") -> list[float]:
+    """Run ``fn`` n times and return each duration in seconds, with a progress line."""
+    out: list[float] = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+        if progress and (i + 1) % max(1, n // 10) == 0:
+            print(f"\r  {progress}: {i + 1}/{n}", end="", flush=True)
+    if progress:
+        print()
+    return out
+
+
+@contextmanager
+def stopwatch() -> Iterator[list[float]]:
+    box: list[float] = []
+    t0 = time.perf_counter()
+    try:
+        yield box
+    finally:
+        box.append(time.perf_counter() - t0)
+
+
+def machine() -> str:
+    """One line naming the machine the figures were measured on."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        mem = f", {pages / 2**30:.0f} GiB"
+    except (ValueError, OSError):
+        pass
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}){mem}, Python {platform.python_version()}"

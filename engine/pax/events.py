@@ -1,0 +1,249 @@
+"""Folding events into the state: ``apply`` is total and never validates.
+
+Each event is a past-tense fact decided once by ``decide``.  Cards travel in events as
+JSON card objects; ``apply`` moves the card with that id.  Drawing takes from the top of
+the deck, pushing under appends: both are deterministic once the setup shuffle is known.
+
+:class:`Recorder` lets ``decide`` fold as it goes: every recorded event is applied to a
+working state at once, so the next rule sees the table exactly as a replay will.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from engine.core.types import Event
+from engine.pax.card_set import Card, second_copy
+from engine.pax.state import DESTINATIONS, PaxState, SetupChoice, find, replace_at, without
+
+#: Every event type's schema version; bump one and add an upcaster when its data changes.
+EVENT_VERSIONS: dict[str, int] = {}
+
+_APPLY: dict[str, Callable[[PaxState, Mapping[str, Any]], PaxState]] = {}
+
+
+def _folds(event_type: str, version: int = 1):
+    def register(fn):
+        _APPLY[event_type] = fn
+        EVENT_VERSIONS[event_type] = version
+        return fn
+    return register
+
+
+def apply_event(state: PaxState, event: Event) -> PaxState:
+    """Fold one event; unknown types leave the state as it is."""
+    fold = _APPLY.get(event.type)
+    return state if fold is None else fold(state, event.data)
+
+
+class Recorder:
+    """The events decided so far, folded into ``state`` as they are recorded."""
+
+    def __init__(self, state: PaxState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def record(self, event_type: str, data: Mapping[str, Any]) -> None:
+        event = Event(event_type, dict(data), EVENT_VERSIONS.get(event_type, 1))
+        self.events.append(event)
+        self.state = apply_event(self.state, event)
+
+
+def _add_gold(state: PaxState, seat: int, amount: int) -> tuple[int, ...]:
+    return replace_at(state.gold, seat, state.gold[seat] + amount)
+
+
+# --- setup -----------------------------------------------------------------------------
+
+@_folds("GameSetUp")
+def _game_set_up(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    outcome = data["outcome"]
+    base = state.card_set.cards
+    cards = base
+    if data["extra_cards"]:
+        second = second_copy(base)
+        cards = base + tuple(second[i] for i in outcome["second_deck"][: data["extra_cards"]])
+    deck = tuple(cards[i] for i in outcome["deck"])
+    aside, deck = deck[: data["set_aside"]], deck[data["set_aside"]:]
+    n = state.seats
+    return replace(
+        state, phase="setup", start_seat=data["start_seat"], active_seat=data["start_seat"],
+        deck=deck, set_aside=aside,
+        legions=((),) * data["legions"], hands=((),) * n, gold=(data["start_aurei"],) * n,
+        tableaux=((),) * n, limbo=((),) * n, setup_choices=(None,) * n, total_cards=len(cards),
+    )
+
+
+@_folds("RomeDealt")
+def _rome_dealt(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    k, h = len(data["open"]), len(data["hidden"])
+    return replace(state, rome_open=state.deck[:k], rome_hidden=state.deck[k:k + h], deck=state.deck[k + h:])
+
+
+@_folds("StartCardsDrawn")
+def _start_cards_drawn(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    k = len(data["cards"])
+    seat = data["seat"]
+    return replace(state, deck=state.deck[k:],
+                   limbo=replace_at(state.limbo, seat, state.limbo[seat] + state.deck[:k]))
+
+
+@_folds("StartCardChosen")
+def _start_card_chosen(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    choice = SetupChoice(keep=data["card"], push=data.get("push"))
+    return replace(state, setup_choices=replace_at(state.setup_choices, data["seat"], choice))
+
+
+@_folds("StartCardsKept")
+def _start_cards_kept(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    hands, limbo, deck = state.hands, state.limbo, state.deck
+    for entry in data["entries"]:
+        seat = entry["seat"]
+        seen = limbo[seat]
+        to_hand = tuple(find(seen, i) for i in [entry["kept"], *entry.get("to_lay", [])])
+        hands = replace_at(hands, seat, hands[seat] + to_hand)
+        deck = deck + tuple(find(seen, i) for i in entry["pushed"])
+        limbo = replace_at(limbo, seat, ())
+    return replace(state, hands=hands, limbo=limbo, deck=deck,
+                   setup_choices=(None,) * state.seats)
+
+
+# --- rounds and turns ------------------------------------------------------------------
+
+@_folds("LegionsRefilled")
+def _legions_refilled(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    legions, deck = state.legions, state.deck
+    for entry in data["cards"]:
+        index = entry["legion"] - 1
+        legions = replace_at(legions, index, legions[index] + deck[:1])
+        deck = deck[1:]
+    return replace(state, legions=legions, deck=deck)
+
+
+@_folds("RoundStarted")
+def _round_started(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, phase="turn", round=data["round"], start_seat=data["start_seat"])
+
+
+@_folds("TurnStarted")
+def _turn_started(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, phase="turn", step="choose", active_seat=data["seat"], turn=data["turn"],
+                   laid_this_turn=(), dest_left=(), batches_left=(), assigned=0)
+
+
+@_folds("DeckExhaustedAureiTaken")
+def _deck_exhausted(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, gold=_add_gold(state, data["seat"], data["aurei"]), step="buy")
+
+
+@_folds("RomePeeked")
+def _rome_peeked(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    peeked = tuple(sorted(set(state.peeked) | {data["seat"]}))
+    return replace(state, peeked=peeked, gold=_add_gold(state, data["seat"], data["aurei"]), step="")
+
+
+@_folds("CardsDrawn")
+def _cards_drawn(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    seat, k = data["seat"], len(data["cards"])
+    state = replace(state, deck=state.deck[k:], step="draw",
+                    limbo=replace_at(state.limbo, seat, state.limbo[seat] + state.deck[:k]),
+                    batches_left=tuple(data["remaining_batches"]))
+    if data.get("first"):
+        state = replace(state, dest_left=DESTINATIONS, assigned=0)
+    return state
+
+
+@_folds("CardAssigned")
+def _card_assigned(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    seat, card_id, to = data["seat"], data["card"]["id"], data["to"]
+    card = find(state.limbo[seat], card_id)
+    limbo = replace_at(state.limbo, seat, without(state.limbo[seat], card_id))
+    state = replace(state, limbo=limbo, dest_left=tuple(d for d in state.dest_left if d != to),
+                    assigned=state.assigned + 1)
+    if to == "hand":
+        state = replace(state, hands=replace_at(state.hands, seat, state.hands[seat] + (card,)))
+    elif to == "legion":
+        index = data["legion"] - 1
+        state = replace(state, legions=replace_at(state.legions, index, state.legions[index] + (card,)))
+    else:
+        state = replace(state, deck=state.deck + (card,))
+    if not state.limbo[seat] and not state.batches_left:
+        state = replace(state, step="buy")
+    return state
+
+
+@_folds("LegionBought")
+def _legion_bought(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    seat, index = data["seat"], data["legion"] - 1
+    bought = state.legions[index]
+    return replace(state, legions=replace_at(state.legions, index, ()),
+                   hands=replace_at(state.hands, seat, state.hands[seat] + bought),
+                   gold=_add_gold(state, seat, -data["price"]), step="lay")
+
+
+@_folds("PurchaseSkipped")
+def _purchase_skipped(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, step="lay")
+
+
+@_folds("CardLaid")
+def _card_laid(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    seat, card_id = data["seat"], data["card"]["id"]
+    card: Card = find(state.hands[seat], card_id)
+    state = replace(state, hands=replace_at(state.hands, seat, without(state.hands[seat], card_id)),
+                    tableaux=replace_at(state.tableaux, seat, state.tableaux[seat] + (card,)),
+                    gold=_add_gold(state, seat, -data["cost"]))
+    if data["during"] == "turn":
+        state = replace(state, laid_this_turn=state.laid_this_turn + (card,))
+    elif data["during"] == "interrupt":
+        state = replace(state, responders=state.responders[1:])
+    return state
+
+
+@_folds("PrimusConspiratusMoved")
+def _primus_moved(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, primus=data["to"])
+
+
+@_folds("IncomeTaken")
+def _income_taken(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, gold=_add_gold(state, data["seat"], data["aurei"]), step="")
+
+
+@_folds("TurnEnded")
+def _turn_ended(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, step="", laid_this_turn=(), dest_left=(), batches_left=())
+
+
+@_folds("InterruptOpened")
+def _interrupt_opened(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, phase="interrupt", interrupt_by=data["seat"],
+                   responders=tuple(data["responders"]))
+
+
+@_folds("InterruptPassed")
+def _interrupt_passed(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, responders=state.responders[1:])
+
+
+@_folds("InterruptClosed")
+def _interrupt_closed(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, phase="turn", interrupt_by=None, responders=())
+
+
+@_folds("LegionCleared")
+def _legion_cleared(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    index = data["legion"] - 1
+    return replace(state, rome_open=state.rome_open + state.legions[index],
+                   legions=replace_at(state.legions, index, ()))
+
+
+@_folds("RoundEnded")
+def _round_ended(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, step="")
+
+
+@_folds("GameEnded")
+def _game_ended(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return replace(state, phase="ended", step="", end_reason=data["reason"])

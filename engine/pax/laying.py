@@ -1,0 +1,125 @@
+"""Laying cards from hand, the army/fleet limit, primus conspiratus, and income."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from engine.core.errors import RuleViolation
+from engine.core.types import Command, Decision
+from engine.pax import errors
+from engine.pax.card_set import Card
+from engine.pax.events import Recorder
+from engine.pax.state import PaxState, find, require_step, row_length, symbols
+
+#: Rulebook, Laying cards + income: "A player who laid no new cards gets 2 aurei base income".
+BASE_INCOME = 2
+#: Rulebook, 5-8 players: the others lay "for a fixed price of one aureus".
+INTERRUPT_LAY_COST = 1
+
+
+def lay_cost(already_laid: int) -> int:
+    """Rulebook, Laying cards + income: "The first card is free, the second costs 1 aureus,
+    the third 2, the fourth 3 and so on"."""
+    return already_laid
+
+
+def limit_problem(tableau: tuple[Card, ...], card: Card) -> Optional[RuleViolation]:
+    """Rulebook, Land / Intrigue: "Land and intrigue are not added: only the row with the most
+    symbols sets the number of armies and fleets allowed."  After laying, army symbols and fleet
+    symbols must each stay within max(land, intrigue) symbols.  Bonus armies/fleets count only
+    at scoring, never here."""
+    if card.category not in ("army", "fleet"):
+        return None
+    cap = max(symbols(tableau, "land"), symbols(tableau, "intrigue"))
+    after = symbols(tableau, card.category) + card.symbols
+    if after <= cap:
+        return None
+    error = errors.ArmyLimitExceeded if card.category == "army" else errors.FleetLimitExceeded
+    return error(f"{after} {card.category} symbols would exceed your limit of {cap} "
+                 f"(the larger of your land and intrigue symbols)")
+
+
+def lay_problem(state: PaxState, seat: int, card_id: object, cost: int) -> Optional[RuleViolation]:
+    """Why ``seat`` may not lay ``card_id`` for ``cost`` aurei now, or ``None``."""
+    card = find(state.hands[seat], card_id)
+    if card is None:
+        return errors.CardNotAvailable(f"{card_id!r} is not in your hand")
+    if state.gold[seat] < cost:
+        return errors.NotEnoughAurei(f"laying this card costs {cost} aurei")
+    return limit_problem(state.tableaux[seat], card)
+
+
+def settle_primus(rec: Recorder, seat: int) -> None:
+    """Rulebook, Intrigue: "The player with the most intrigue takes primus conspiratus. It stays
+    until another player has more intrigue; then it changes hands at once" -- counted in
+    symbols, checked after every card ``seat`` lays."""
+    state = rec.state
+    mine = symbols(state.tableaux[seat], "intrigue")
+    holder = state.primus
+    if mine == 0 or holder == seat:
+        return
+    if holder is None or mine > symbols(state.tableaux[holder], "intrigue"):
+        rec.record("PrimusConspiratusMoved", {"from": holder, "to": seat})
+
+
+def income(tableau: tuple[Card, ...], laid: tuple[Card, ...]) -> tuple[int, str]:
+    """Income after laying, and why.
+
+    Rulebook, Laying cards + income: "as many aurei as there are cards in the longest category
+    row he has just extended (exception: senator and intrigue)" -- so the senator and intrigue
+    rows never count as the extended row.  Senator: "at least one senator laid this round raises
+    the income by one aureus, however many".  Intrigue: "no income if he laid at least one
+    intrigue".  No card laid: 2 aurei base income."""
+    if not laid:
+        return BASE_INCOME, "base"
+    if any(c.category == "intrigue" for c in laid):
+        return 0, "intrigue"
+    rows = {c.category for c in laid} - {"senator", "intrigue"}
+    longest = max((row_length(tableau, category) for category in rows), default=0)
+    senator = 1 if any(c.category == "senator" for c in laid) else 0
+    return longest + senator, "laid"
+
+
+def lay_decision(state: PaxState) -> Decision:
+    """The laying step: lay one more card, or stop and take income."""
+    seat = state.active_seat
+    laid = len(state.laid_this_turn)
+    cost = lay_cost(laid)
+    stop = Command(seat, "take_income", {})
+    options = tuple(
+        Command(seat, "lay_card", {"card": c.id})
+        for c in state.hands[seat] if lay_problem(state, seat, c.id, cost) is None
+    ) + (stop,)
+    return Decision(
+        id=f"lay:{state.turn}:{laid}", seat=seat, mode="turn",
+        prompt=(f"Lay a card from your hand (this one costs {cost} aurei), "
+                "or stop laying and take your income."),
+        prompt_key="pax.lay", prompt_args={"cost": cost, "laid": laid},
+        options=options, default=stop,
+        context={"cost": cost, "income_now": income(state.tableaux[seat], state.laid_this_turn)[0]},
+    )
+
+
+def lay_card(rec: Recorder, command: Command) -> None:
+    """Lay one card from hand in the active turn, paying for it, then settle primus conspiratus."""
+    state, seat = rec.state, command.seat
+    require_step(state, seat, "lay")
+    cost = lay_cost(len(state.laid_this_turn))
+    problem = lay_problem(state, seat, command.args.get("card"), cost)
+    if problem:
+        raise problem
+    card = find(state.hands[seat], command.args["card"])
+    rec.record("CardLaid", {"seat": seat, "card": card.to_json(), "cost": cost, "during": "turn"})
+    settle_primus(rec, seat)
+
+
+def take_income(rec: Recorder, command: Command) -> bool:
+    """Stop laying and take income; the turn ends.  Returns whether a senator was laid."""
+    state, seat = rec.state, command.seat
+    require_step(state, seat, "lay")
+    aurei, basis = income(state.tableaux[seat], state.laid_this_turn)
+    senator_laid = any(c.category == "senator" for c in state.laid_this_turn)
+    rec.record("IncomeTaken", {"seat": seat, "aurei": aurei, "basis": basis})
+    rec.record("TurnEnded", {"seat": seat, "turn": state.turn})
+    return senator_laid
+

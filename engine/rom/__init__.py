@@ -1,0 +1,1 @@
+"""Rom: Rise to Power -- power-dice placement, senate cards, provinces, arena and scoring."""

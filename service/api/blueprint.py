@@ -1,0 +1,135 @@
+"""The blueprint every resource of the API is built on.
+
+On top of flask-smorest's :class:`~flask_smorest.Blueprint` it adds what every Capua
+resource shares, so each resource module only states what is particular to it:
+
+* the strict JSON body parser (:mod:`service.api.body`);
+* sign-in: every view of a blueprint made with ``public=False`` answers 401 to an
+  anonymous request *before* its arguments are parsed, so a stranger learns nothing
+  about the API's validation either;
+* documentation of the error answers (:meth:`ApiBlueprint.errors`) and of the headers
+  Capua reads (``Idempotency-Key``, ``If-Match``, ``If-None-Match``), added to each
+  operation of the generated OpenAPI document by a prepare-doc callback.
+"""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from typing import Any, Callable
+
+from flask_smorest import Blueprint
+
+from service import auth
+from service.api.body import JsonBodyParser
+from service.idempotency import idempotent
+
+#: Error answers any operation may give: rate limiting and our own failure.
+_ALWAYS = (429, 500)
+#: Added to every operation that reads a JSON body.
+_BODY_ERRORS = (400, 413, 415, 422)
+
+HEADER_DOCS: dict[str, dict[str, Any]] = {
+    "Idempotency-Key": {
+        "in": "header",
+        "name": "Idempotency-Key",
+        "required": False,
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+        "description": (
+            "Strongly recommended on every mutating request: a unique string per intended change "
+            "(a UUID). A retry with the same key returns the first answer (header "
+            "`Idempotent-Replayed: true`) and changes nothing; the same key with another request "
+            "is refused with 422 `idempotency_key_reused`. Keys are kept for "
+            "`CAPUA_IDEMPOTENCY_TTL_HOURS`."
+        ),
+    },
+    "If-Match": {
+        "in": "header",
+        "name": "If-Match",
+        "required": False,
+        "schema": {"type": "string", "example": '"42"'},
+        "description": "The game version (ETag) the command was decided against; 412 if the game has moved on.",
+    },
+    "If-None-Match": {
+        "in": "header",
+        "name": "If-None-Match",
+        "required": False,
+        "schema": {"type": "string", "example": '"42"'},
+        "description": "The ETag you hold; 304 Not Modified if the game is still at that version.",
+    },
+}
+
+
+def _capua_doc(func: Callable) -> dict:
+    func._apidoc = deepcopy(getattr(func, "_apidoc", {}))  # type: ignore[attr-defined]
+    return func._apidoc.setdefault("capua", {"errors": [], "headers": []})  # type: ignore[attr-defined]
+
+
+class ApiBlueprint(Blueprint):
+    """A resource of the API; ``public=True`` for the few that anonymous clients may use."""
+
+    ARGUMENTS_PARSER = JsonBodyParser()
+
+    def __init__(self, *args: Any, public: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.public = public
+        if not public:
+            self.before_request(_require_signed_in)
+        self._prepare_doc_cbks.append(self._prepare_capua_doc)
+
+    @staticmethod
+    def errors(*statuses: int) -> Callable[[Callable], Callable]:
+        """Document the error answers a view gives beyond the ones every view may give."""
+
+        def decorator(func: Callable) -> Callable:
+            _capua_doc(func)["errors"].extend(statuses)
+            return func
+
+        return decorator
+
+    @staticmethod
+    def mutation(func: Callable) -> Callable:
+        """Make ``func`` a mutating view: one commit, and idempotent under ``Idempotency-Key``.
+
+        Put it above ``arguments``/``response`` so that it sees the final response and so
+        that a request refused while parsing is never stored.
+        """
+        wrapped = idempotent(func)
+        doc = _capua_doc(wrapped)
+        doc["headers"].append("Idempotency-Key")
+        doc["errors"].extend((409, 422))
+        return wrapped
+
+    @staticmethod
+    def reads_headers(*names: str) -> Callable[[Callable], Callable]:
+        """Document request headers the view honours (names from :data:`HEADER_DOCS`)."""
+
+        def decorator(func: Callable) -> Callable:
+            _capua_doc(func)["headers"].extend(names)
+            return func
+
+        return decorator
+
+    def _prepare_capua_doc(self, doc: dict, doc_info: dict, *, api: Any, spec: Any, **_: Any) -> dict:
+        info = doc_info.get("capua", {"errors": [], "headers": []})
+        statuses: set[int] = set(_ALWAYS) | set(info["errors"])
+        if not self.public:
+            statuses.add(401)
+        if "requestBody" in doc:
+            statuses.update(_BODY_ERRORS)
+        if doc_info.get("arguments"):
+            statuses.add(422)
+        responses = doc.setdefault("responses", {})
+        for status in sorted(statuses):
+            responses.setdefault(status, api.status_response_name(status))
+        params = doc.setdefault("parameters", [])
+        for name in dict.fromkeys(info["headers"]):
+            params.append(dict(HEADER_DOCS[name]))
+        if not params:
+            del doc["parameters"]
+        if self.public:
+            doc["security"] = []
+        return doc
+
+
+def _require_signed_in() -> None:
+    auth.require_user()

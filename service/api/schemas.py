@@ -1,0 +1,257 @@
+"""The marshmallow schemas of every request and answer of the API.
+
+Request schemas are strict, because no input may reach a service function in a shape it
+does not expect: unknown fields are refused (marshmallow's default ``RAISE``), integers
+must be JSON integers (``strict``: not ``"3"``, not ``3.0``) within bounds that also
+keep them inside a 64-bit database column, and strings have lengths.  What only the rules
+know (a game's options, a command's arguments) is passed as a JSON object and checked by
+the engine.
+
+Answer schemas document the shapes; game-specific parts (a board, an event's data, a
+decision's schema) are JSON objects whose contents belong to each game.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates
+
+from engine import registry
+from service.games import MAX_CLOCK_HOURS, MAX_EVENTS_PAGE
+
+#: Upper bound of versions, sequence numbers and ids taken from clients: a 63-bit column.
+MAX_INT64 = 2**63 - 1
+#: The most seats any game could have; the game's own seat counts are checked by the rules.
+MAX_SEATS = 16
+
+
+def _strict_int(*, lo: int = 0, hi: int = MAX_INT64, **kwargs) -> fields.Integer:
+    return fields.Integer(strict=True, validate=validate.Range(min=lo, max=hi), **kwargs)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ErrorBodySchema(Schema):
+    status = fields.Integer(required=True, metadata={"description": "The HTTP status, repeated."})
+    code = fields.String(required=True, metadata={
+        "description": "Stable machine-readable code: `invalid_input`, `not_found`, `stale_version`, "
+                       "`illegal_command`, `idempotency_key_reused`...",
+    })
+    message = fields.String(required=True, metadata={"description": "A sentence for a person."})
+    details = fields.Dict(required=True, metadata={
+        "description": "Particulars: `fields` (per-field messages) for 422 schema errors, "
+                       "`retry_after` for 429, `incident` for 500.",
+    })
+
+
+class ErrorSchema(Schema):
+    """Every error answer: ``{"error": {"status", "code", "message", "details"}}``."""
+
+    error = fields.Nested(ErrorBodySchema, required=True)
+
+
+# --------------------------------------------------------------------------- game types
+
+
+class GameTypeSchema(Schema):
+    name = fields.String(required=True, metadata={"description": "The `game_type` to create a game with."})
+    title = fields.String(required=True)
+    options_schema = fields.Dict(required=True, metadata={"description": "JSON schema of the creation options."})
+    seat_counts = fields.List(fields.Integer(), required=True,
+                              metadata={"description": "Allowed numbers of seats with the default options."})
+
+
+class GameTypeListSchema(Schema):
+    game_types = fields.List(fields.Nested(GameTypeSchema), required=True)
+
+
+# --------------------------------------------------------------------------- games
+
+
+class CreateGameSchema(Schema):
+    game_type = fields.String(required=True, validate=validate.Length(min=1, max=32),
+                              metadata={"description": "A name from `GET /api/v1/games/types`."})
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=64)), load_default=dict,
+                          metadata={"description": "Options of the game type (its `options_schema`)."})
+    seats = _strict_int(lo=1, hi=MAX_SEATS, required=True)
+    invites = fields.List(fields.Email(validate=validate.Length(max=254)), load_default=list,
+                          validate=validate.Length(max=MAX_SEATS),
+                          metadata={"description": "Addresses invited to the human seats, in seat order."})
+    bot_seats = fields.List(_strict_int(lo=0, hi=MAX_SEATS - 1), load_default=list,
+                            validate=validate.Length(max=MAX_SEATS))
+    my_seat = _strict_int(lo=0, hi=MAX_SEATS - 1, load_default=0, allow_none=True,
+                          metadata={"description": "The creator's seat; `null` to only watch."})
+    clock_hours = _strict_int(lo=1, hi=MAX_CLOCK_HOURS, load_default=None, allow_none=True,
+                              metadata={"description": "Time per decision; the server default if omitted."})
+    title = fields.String(load_default="", validate=validate.Length(max=120))
+
+    @validates("game_type")
+    def _known_game_type(self, value: str, **_kwargs) -> None:
+        if value not in registry.names():
+            raise ValidationError(f"Unknown game type; one of {registry.names()}.")
+
+
+class JoinGameSchema(Schema):
+    seat = _strict_int(lo=0, hi=MAX_SEATS - 1, load_default=None, allow_none=True,
+                       metadata={"description": "The seat to take; your invitation's, or the first open one, "
+                                                "when omitted."})
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(allow_none=True, metadata={"description": "Display name; `null` for an empty seat."})
+    is_bot = fields.Boolean(required=True)
+    invited = fields.Boolean(required=True, metadata={"description": "Reserved for an invited address."})
+    open = fields.Boolean(required=True, metadata={"description": "Anyone may join into it."})
+    is_you = fields.Boolean(required=True)
+    invited_email = fields.String(metadata={"description": "Shown to the game's creator and the invitee only."})
+
+
+class GameSummarySchema(Schema):
+    id = fields.String(required=True)
+    game_type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "`open`, `running` or `finished`."})
+    version = fields.Integer(required=True, metadata={"description": "The stream version; also the ETag."})
+    seat_count = fields.Integer(required=True)
+    clock_hours = fields.Integer(required=True)
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    my_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "`null` when watching."})
+    invited_seat = fields.Integer(allow_none=True, metadata={"description": "The seat you are invited to."})
+    awaiting_seats = fields.List(fields.Integer(), required=True, metadata={"description": "Seats that owe an answer."})
+    my_open_decisions = fields.Integer(required=True)
+    next_deadline = fields.DateTime(allow_none=True)
+    my_next_deadline = fields.DateTime(allow_none=True)
+    outcome = fields.Dict(allow_none=True, metadata={"description": "`winners`, `ranking`, `scores`, `detail` "
+                                                                    "once the game has ended."})
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), required=True,
+                        metadata={"description": "Games awaiting your answer first, then the latest changed."})
+
+
+class GameSchema(GameSummarySchema):
+    board = fields.Dict(required=True, metadata={"description": "The game as you may see it."})
+
+
+# --------------------------------------------------------------------------- decisions and commands
+
+
+class CommandSpecSchema(Schema):
+    type = fields.String(required=True)
+    args = fields.Dict(required=True)
+
+
+class DecisionSchema(Schema):
+    id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    mode = fields.String(required=True, metadata={"description": "`turn`, `simultaneous`, `interrupt` or `free`."})
+    prompt = fields.String(required=True)
+    prompt_key = fields.String()
+    prompt_args = fields.Dict()
+    group = fields.String(allow_none=True)
+    context = fields.Dict(metadata={"description": "What you need to choose (cards just drawn...), yours only."})
+    command_type = fields.String()
+    options = fields.List(fields.Nested(CommandSpecSchema),
+                          metadata={"description": "The legal answers, when they can be listed."})
+    schema = fields.Dict(metadata={"description": "JSON schema of `args` when the answers are not listed."})
+    default = fields.Nested(CommandSpecSchema, metadata={"description": "Applied when the deadline passes."})
+    deadline_at = fields.DateTime(allow_none=True)
+    version = fields.Integer(metadata={"description": "The game version the decision was opened at."})
+
+
+class DecisionListSchema(Schema):
+    version = fields.Integer(required=True)
+    decisions = fields.List(fields.Nested(DecisionSchema), required=True)
+
+
+class CommandSchema(Schema):
+    type = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                         metadata={"description": "A decision's `command_type` (or an option's `type`)."})
+    args = fields.Dict(keys=fields.String(validate=validate.Length(max=64)), load_default=dict)
+    expected_version = _strict_int(load_default=None, allow_none=True, metadata={
+        "description": "The version you decided against (or send `If-Match`); 412 if the game moved on.",
+    })
+    seat = _strict_int(lo=0, hi=MAX_SEATS - 1, load_default=None, allow_none=True,
+                       metadata={"description": "Your seat, if you hold several (hot-seat games)."})
+
+
+class EventSchema(Schema):
+    seq = fields.Integer(required=True)
+    type = fields.String(required=True)
+    data = fields.Dict(required=True)
+    at = fields.DateTime(allow_none=True)
+
+
+class CommandResultSchema(Schema):
+    version = fields.Integer(required=True, metadata={"description": "The game's version after the command."})
+    events = fields.List(fields.Nested(EventSchema), required=True,
+                         metadata={"description": "The events it caused, as you may see them."})
+    decisions = fields.List(fields.Nested(DecisionSchema), required=True,
+                            metadata={"description": "Your open decisions now."})
+    outcome = fields.Dict(allow_none=True)
+
+
+class EventQuerySchema(Schema):
+    # Query values are strings on the wire, so these integers are not ``strict``.
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT64),
+                           metadata={"description": "Only events with a larger `seq`."})
+    limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=MAX_EVENTS_PAGE))
+
+
+class EventListSchema(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class GameStateSchema(Schema):
+    game_id = fields.String(required=True)
+    seq = fields.Integer(required=True, metadata={"description": "The board after this many events."})
+    version = fields.Integer(required=True, metadata={"description": "The game's current version."})
+    board = fields.Dict(required=True)
+
+
+# --------------------------------------------------------------------------- identity
+
+
+class MagicLinkRequestSchema(Schema):
+    email = fields.String(required=True, validate=validate.Length(min=3, max=254))
+    next = fields.String(load_default="/", validate=validate.Length(max=2000),
+                         metadata={"description": "A path on this site to open after signing in."})
+
+
+class MessageSchema(Schema):
+    message = fields.String(required=True)
+
+
+class UserSchema(Schema):
+    id = fields.Integer(required=True)
+    email = fields.String(required=True)
+    display_name = fields.String()
+    language = fields.String()
+    timezone = fields.String()
+    created_at = fields.DateTime()
+
+
+class TokenCreateSchema(Schema):
+    name = fields.String(load_default="", validate=validate.Length(max=80))
+
+
+class TokenSchema(Schema):
+    id = fields.Integer(required=True)
+    name = fields.String(required=True)
+    prefix = fields.String(required=True, metadata={"description": "The first characters of the token."})
+    created_at = fields.DateTime(required=True)
+    last_used_at = fields.DateTime(allow_none=True)
+    revoked_at = fields.DateTime(allow_none=True)
+
+
+class TokenCreatedSchema(TokenSchema):
+    token = fields.String(required=True, metadata={"description": "The token itself. Shown this once only."})
+
+
+class TokenListSchema(Schema):
+    tokens = fields.List(fields.Nested(TokenSchema), required=True)

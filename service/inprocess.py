@@ -1,0 +1,155 @@
+"""The embedded worker: a background thread doing what Celery does in production.
+
+``capua serve`` without ``CAPUA_REDIS_URL`` starts one :class:`InProcessWorker` next to
+the web server.  It wakes when :func:`notify` is called (after a request committed mail)
+and every few seconds regardless, and runs its jobs; the first job delivers pending mail.
+Everything it runs is idempotent and claims its rows in the database, so it may run
+beside a Celery worker or another process's thread without doing anything twice.
+
+A job is a callable ``(session_factory, config)``: the periodic sweeps of other parts
+(deadlines, reminders) join the same thread by being passed in ``jobs``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable, Iterable, Optional
+
+from sqlalchemy.orm import sessionmaker
+
+from service import mail
+from service.config import Config
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[sessionmaker, Config], object]
+
+#: Seconds between rounds when nobody calls :func:`notify`.
+POLL_SECONDS = 5.0
+#: Retry delays for a message that failed: 5 s, 10 s, 20 s ... at most 10 minutes.
+RETRY_FIRST_SECONDS = 5.0
+RETRY_MAX_SECONDS = 600.0
+
+_workers: dict[str, "InProcessWorker"] = {}
+_workers_lock = threading.Lock()
+
+
+class MailDelivery:
+    """The mail job: delivers pending messages, backing off from ones that fail.
+
+    The backoff lives in memory: it only spaces out retries within this process, while
+    ``mail_messages.attempts`` caps them for good.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._retry_at: dict[int, tuple[float, int]] = {}
+
+    def __call__(self, sessions: sessionmaker, config: Config) -> int:
+        sent = 0
+        now = self._clock()
+        for message_id in mail.pending_ids(sessions):
+            retry_at, failures = self._retry_at.get(message_id, (0.0, 0))
+            if retry_at > now:
+                continue
+            try:
+                sent += mail.deliver(sessions, config, message_id)
+            except mail.TransientMailError as err:
+                delay = min(RETRY_FIRST_SECONDS * 2 ** failures, RETRY_MAX_SECONDS)
+                self._retry_at[message_id] = (now + delay, failures + 1)
+                log.warning("%s (retrying in %.0f s)", err, delay)
+            else:
+                self._retry_at.pop(message_id, None)
+        return sent
+
+
+class InProcessWorker:
+    """A daemon thread running ``jobs`` on every :meth:`notify` and every ``interval`` s."""
+
+    def __init__(self, sessions: sessionmaker, config: Config, *, jobs: Optional[Iterable[Job]] = None,
+                 interval: float = POLL_SECONDS) -> None:
+        self.sessions = sessions
+        self.config = config
+        self.jobs: list[Job] = list(jobs) if jobs is not None else [MailDelivery()]
+        self.interval = interval
+        self.rounds = 0
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._idle = threading.Condition()
+        self._thread: Optional[threading.Thread] = None
+
+    def start(self) -> "InProcessWorker":
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="capua-inprocess-worker", daemon=True)
+            self._thread.start()
+        return self
+
+    def notify(self) -> None:
+        """Run the jobs soon (the caller does not wait)."""
+        self._wake.set()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def run_once(self) -> None:
+        """One round of every job; a failing job is logged and never stops the others."""
+        for job in self.jobs:
+            try:
+                job(self.sessions, self.config)
+            except Exception:
+                log.exception("in-process job %r failed", job)
+        with self._idle:
+            self.rounds += 1
+            self._idle.notify_all()
+
+    def wait_rounds(self, rounds: int, timeout: float = 10.0) -> bool:
+        """Block until ``rounds`` rounds have completed in total (for tests and shutdown)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self.rounds >= rounds, timeout)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(self.interval)
+            self._wake.clear()
+            if self._stop.is_set():
+                break
+            self.run_once()
+
+
+def start(sessions: sessionmaker, config: Config, **kwargs) -> InProcessWorker:
+    """Start the worker for ``config``'s database (or return the one already running)."""
+    with _workers_lock:
+        worker = _workers.get(config.database_url)
+        if worker is None or not worker.alive:
+            worker = InProcessWorker(sessions, config, **kwargs).start()
+            _workers[config.database_url] = worker
+        return worker
+
+
+def notify(config: Config) -> bool:
+    """Wake the worker serving ``config``'s database; ``False`` if none runs here.
+
+    Without a running worker (``flask run``, a test) the mail stays pending until
+    ``capua mail deliver`` or the next ``capua serve`` sends it.
+    """
+    worker = _workers.get(config.database_url)
+    if worker is None or not worker.alive:
+        return False
+    worker.notify()
+    return True
+
+
+def stop(config: Config) -> None:
+    with _workers_lock:
+        worker = _workers.pop(config.database_url, None)
+    if worker is not None:
+        worker.stop()

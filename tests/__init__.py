@@ -1,0 +1,1 @@
+"""Capua's tests.  A package, so test folders never shadow ``engine`` or ``service``."""

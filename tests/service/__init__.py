@@ -1,0 +1,1 @@
+"""Tests of the event store, the game service and the schema migrations."""

@@ -1,0 +1,72 @@
+"""Helpers of the web tests: CSRF tokens from pages, and reading the mail outbox."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from pathlib import Path
+from typing import Optional
+
+_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+_MAGIC = re.compile(r"https?://\S+?/auth/magic/[A-Za-z0-9_.\-]+")
+
+
+def csrf_from(html: bytes | str) -> str:
+    """The CSRF token of the first form on a page."""
+    text = html.decode() if isinstance(html, bytes) else html
+    match = _CSRF.search(text)
+    assert match, "the page has no form with a CSRF token"
+    return match.group(1)
+
+
+def outbox_files(config) -> list[Path]:
+    directory = Path(config.mail_outbox_dir)
+    return sorted(directory.glob("*.eml")) if directory.is_dir() else []
+
+
+def parse_eml(path: Path) -> email.message.EmailMessage:
+    with open(path, "rb") as fh:
+        return email.message_from_binary_file(fh, policy=email.policy.default)
+
+
+def magic_link_in(message: email.message.EmailMessage) -> str:
+    """The sign-in link of a mail, from its text part (which must agree with the HTML)."""
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    html = message.get_body(preferencelist=("html",)).get_content()
+    match = _MAGIC.search(text)
+    assert match, text
+    assert match.group(0) in html
+    return match.group(0)
+
+
+def path_of(url: str, config) -> str:
+    assert url.startswith(config.base_url), url
+    return url[len(config.base_url):]
+
+
+def sign_in_with(app, client, address: str, next: str = "/") -> str:
+    """The whole magic-link flow, as a browser does it: the form, the mail delivered to
+    the outbox, the link read from the ``.eml`` file, the confirm page, the POST.
+    Returns where the sign-in redirected to."""
+    from service import mail
+
+    config = app.extensions["capua.config"]
+    before = set(outbox_files(config))
+    page = client.get(f"/signin?next={next}")
+    answer = client.post("/signin", data={"email": address, "next": next, "csrf_token": csrf_from(page.data)})
+    assert answer.status_code == 303, answer.data
+    mail.deliver_pending(app.extensions["capua.db"].sessions, config)
+    (new,) = set(outbox_files(config)) - before
+    link = path_of(magic_link_in(parse_eml(new)), config)
+    confirm = client.get(link)
+    done = client.post(link, data={"csrf_token": csrf_from(confirm.data)})
+    assert done.status_code == 303, done.data
+    return done.headers["Location"]
+
+
+def signed_in_email(client) -> Optional[str]:
+    """The address the header of the landing page shows, or ``None``."""
+    page = client.get("/").data.decode()
+    match = re.search(r'<div class="me">\s*<span>([^<]+)</span>', page)
+    return match.group(1) if match else None

@@ -1,0 +1,119 @@
+"""The embedded worker thread and how committed mail reaches it (or Celery)."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+from service import inprocess, mail
+from tests.web.support import outbox_files
+
+
+def commit_mail(session_factory, to="ann@example.org") -> int:
+    with session_factory() as s:
+        mail.queue_mail(s, to=to, subject="Your move", text="Play now.")
+        s.commit()
+        (message_id,) = mail.take_queued(s)
+        return message_id
+
+
+def test_the_worker_delivers_after_notify(session_factory, config, stop_workers):
+    worker = inprocess.start(session_factory, config, interval=3600)
+    assert inprocess.start(session_factory, config) is worker, "one worker per database"
+    message_id = commit_mail(session_factory)
+    assert outbox_files(config) == []
+    mail.notify_mail_committed(config, [message_id])
+    assert worker.wait_rounds(1)
+    assert len(outbox_files(config)) == 1
+    assert mail.pending_ids(session_factory) == []
+
+
+def test_the_worker_also_polls(session_factory, config, stop_workers):
+    worker = inprocess.start(session_factory, config, interval=0.05)
+    commit_mail(session_factory)
+    assert worker.wait_rounds(worker.rounds + 2)
+    assert len(outbox_files(config)) == 1
+
+
+def test_a_failing_job_does_not_stop_the_worker(session_factory, config, stop_workers):
+    ran = threading.Event()
+
+    def broken(sessions, cfg):
+        raise RuntimeError("boom")
+
+    worker = inprocess.start(session_factory, config, interval=3600,
+                             jobs=[broken, lambda sessions, cfg: ran.set(), inprocess.MailDelivery()])
+    commit_mail(session_factory)
+    worker.notify()
+    assert worker.wait_rounds(1) and ran.is_set()
+    worker.notify()
+    assert worker.wait_rounds(2) and worker.alive
+    assert len(outbox_files(config)) == 1
+
+
+def test_stopping_ends_the_thread(session_factory, config):
+    worker = inprocess.start(session_factory, config, interval=3600)
+    inprocess.stop(config)
+    assert not worker.alive
+    assert inprocess.notify(config) is False
+
+
+def test_notify_without_a_worker_leaves_mail_pending(session_factory, config):
+    message_id = commit_mail(session_factory)
+    mail.notify_mail_committed(config, [message_id])
+    assert mail.pending_ids(session_factory) == [message_id]
+
+
+def test_mail_delivery_backs_off_from_a_failing_message(session_factory, config, monkeypatch):
+    now = [1000.0]
+    job = inprocess.MailDelivery(clock=lambda: now[0])
+    message_id = commit_mail(session_factory)
+    attempts = []
+
+    def broken(self, message, key):
+        attempts.append(now[0])
+        raise OSError("no route")
+
+    monkeypatch.setattr(mail.OutboxBackend, "send", broken)
+    job(session_factory, config)
+    job(session_factory, config)
+    assert len(attempts) == 1, "a failed message waits before the next try"
+    now[0] += inprocess.RETRY_FIRST_SECONDS + 1
+    job(session_factory, config)
+    assert len(attempts) == 2
+    now[0] += inprocess.RETRY_FIRST_SECONDS + 1
+    job(session_factory, config)
+    assert len(attempts) == 2, "the wait doubles"
+    monkeypatch.undo()
+    now[0] += 4 * inprocess.RETRY_FIRST_SECONDS
+    assert job(session_factory, config) == 1
+    assert mail.pending_ids(session_factory) == [] and message_id
+
+
+def test_with_redis_each_message_becomes_a_celery_task(config, monkeypatch):
+    from worker import tasks
+
+    sent = []
+    monkeypatch.setattr(tasks.deliver_mail, "apply_async", lambda args, **kw: sent.append(args))
+    mail.notify_mail_committed(dataclasses.replace(config, redis_url="redis://127.0.0.1:1/0"), [3, 4])
+    assert sent == [(3,), (4,)]
+
+
+def test_an_unreachable_broker_is_not_the_requests_problem(config, monkeypatch):
+    from worker import tasks
+
+    def down(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(tasks.deliver_mail, "apply_async", down)
+    mail.notify_mail_committed(dataclasses.replace(config, redis_url="redis://127.0.0.1:1/0"), [3])
+
+
+def test_a_sign_in_request_wakes_the_worker(client, web_sessions, web_config, stop_workers):
+    from tests.web.support import csrf_from
+
+    worker = inprocess.start(web_sessions, web_config, interval=3600)
+    page = client.get("/signin")
+    client.post("/signin", data={"email": "ann@example.org", "csrf_token": csrf_from(page.data)})
+    assert worker.wait_rounds(1)
+    assert len(outbox_files(web_config)) == 1
