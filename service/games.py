@@ -583,11 +583,7 @@ def _rules_for_new_game(game_type: Any) -> Rules:
 
 
 def _checked_options(rules: Rules, options: Any) -> dict:
-    """The options with the schema's defaults filled in, validated against it.
-
-    ``default`` annotates a property in the options schema but is not a keyword the
-    kernel's validator knows, so it is read here and stripped before validating.
-    """
+    """The options with the schema's defaults filled in, validated against it."""
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
@@ -598,19 +594,10 @@ def _checked_options(rules: Rules, options: Any) -> dict:
         if name not in filled and isinstance(sub, Mapping) and "default" in sub:
             filled[name] = copy.deepcopy(sub["default"])
     try:
-        schema_mod.validate(_without_defaults(schema), filled, "options")
+        schema_mod.validate(schema, filled, "options")
     except RuleViolation as err:
         raise InvalidInput(err.message, code="invalid_options", details={"field": "options"}) from err
     return filled
-
-
-def _without_defaults(schema: Mapping[str, Any]) -> dict:
-    out = {k: v for k, v in schema.items() if k != "default"}
-    if isinstance(out.get("properties"), Mapping):
-        out["properties"] = {name: _without_defaults(sub) for name, sub in out["properties"].items()}
-    if isinstance(out.get("items"), Mapping):
-        out["items"] = _without_defaults(out["items"])
-    return out
 
 
 def _checked_seat_count(rules: Rules, options: Mapping[str, Any], seats: Any) -> int:

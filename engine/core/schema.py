@@ -2,7 +2,8 @@
 
 Supported: ``type`` (object, integer, boolean, string, array), ``properties``,
 ``required``, ``additionalProperties: false``, ``minimum``/``maximum``, ``enum``,
-``items``, ``minItems``/``maxItems``, ``uniqueItems``.  Anything else in a schema is a
+``items``, ``minItems``/``maxItems``, ``uniqueItems``; ``default``, ``title`` and
+``description`` annotate and are not checked.  Anything else in a schema is a
 programming error of the game, reported loudly.
 """
 
@@ -14,7 +15,7 @@ from engine.core.errors import BadArguments
 
 _KNOWN = {
     "type", "properties", "required", "additionalProperties", "minimum", "maximum",
-    "enum", "items", "minItems", "maxItems", "uniqueItems", "description", "title",
+    "enum", "items", "minItems", "maxItems", "uniqueItems", "description", "title", "default",
 }
 
 
