@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 
 from service import auth
-from service.db import StoredEvent, User
+from service.db import StoredEvent
 
 API = "/api/v1"
 
@@ -107,9 +107,4 @@ def count_rows(app) -> Callable[[Any], int]:
 @pytest.fixture
 def event_count(count_rows) -> Callable[[], int]:
     return lambda: count_rows(StoredEvent)
-
-
-@pytest.fixture
-def user_count(count_rows) -> Callable[[], int]:
-    return lambda: count_rows(User)
 

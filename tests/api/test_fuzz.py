@@ -67,10 +67,12 @@ def _state_fingerprint(app) -> tuple:
 
 
 class Fuzzer:
-    def __init__(self, app, client, spare_token_id: int) -> None:
+    def __init__(self, app, client, *, game_id: str, spare_token_id: int, spec: dict) -> None:
         self.app = app
         self.client = client
+        self.game_id = game_id
         self.spare_token_id = spare_token_id
+        self.spec = spec
         self.sent = 0
         self.before = _state_fingerprint(app)
 
@@ -113,10 +115,8 @@ def _replace_ids(template: str, junk: str) -> str:
 def fuzzer(app, ann):
     game = create_game(ann, game_type="pax", seats=2, bot_seats=[1])
     spare = ann.post("tokens", json={"name": "spare"}).get_json()["id"]
-    fuzz = Fuzzer(app, ann, spare)
-    fuzz.game_id = game["id"]
-    fuzz.spec = ann.get("/api/v1/openapi.json").get_json()
-    return fuzz
+    return Fuzzer(app, ann, game_id=game["id"], spare_token_id=spare,
+                  spec=ann.get("/api/v1/openapi.json").get_json())
 
 
 def test_junk_bodies_and_content_types(fuzzer):
