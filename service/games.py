@@ -31,7 +31,7 @@ from engine.core import schema as schema_mod
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules
 from engine.core.types import Command, Event
-from service import store
+from service import fanout, store
 from service.bots import autoplay
 from service.config import Config
 from service.db import Game, OpenDecision, Seat, User, utcnow
@@ -315,6 +315,7 @@ def _advance(
     else:
         game.status = "running"
     refresh_open_decisions(session, game, rules, state, seats=seats)
+    fanout.after_append(session, config, game, rules, state, appended, seats)
     session.flush()
     return SubmitResult(version=game.version, events=appended, outcome=game.outcome)
 
