@@ -10,20 +10,31 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import tempfile
 import threading
 import uuid
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Iterator
 
+from flask import Flask
 from werkzeug.serving import make_server
 
 from bench.common import summarize
 
 
+@dataclass
+class Server:
+    host: str
+    port: int
+    token: str  # bearer token of bench@capua.local
+    app: Flask
+
+
 @contextmanager
-def running_server(database_url: str, *, snapshot_every: int = 100) -> Iterator[tuple[str, int, str]]:
-    """A Capua server on a fresh database; yields (host, port, bearer token)."""
+def running_server(database_url: str, *, snapshot_every: int = 100) -> Iterator[Server]:
+    """A Capua server on a fresh database, on loopback, in a thread of this process."""
     from service import auth
     from service.app import create_app
     from service.db import Base, make_engine
@@ -48,11 +59,12 @@ def running_server(database_url: str, *, snapshot_every: int = 100) -> Iterator[
             s.flush()
             _, token = auth.create_api_token(s, user, "bench")
             s.commit()
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
         server = make_server("127.0.0.1", 0, app, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:
-            yield "127.0.0.1", server.server_port, token
+            yield Server("127.0.0.1", server.server_port, token, app)
         finally:
             server.shutdown()
             thread.join()
@@ -85,8 +97,8 @@ def measure_command_latency(database_url: str, commands: int = 300, seats: int =
     import time
 
     samples: list[float] = []
-    with running_server(database_url) as (host, port, token):
-        client = Client(host, port, token)
+    with running_server(database_url) as server:
+        client = Client(server.host, server.port, server.token)
         game_id, _ = _new_game(client, seats)
         while len(samples) < commands:
             status, listing = client.call("GET", f"/api/v1/games/{game_id}/decisions")

@@ -15,9 +15,13 @@ that no longer unpickles, is skipped and the events are replayed instead: snapsh
 a cache, never the truth.  They are written by this process only, from its own folds,
 which is what makes unpickling them acceptable.
 
-There is deliberately no in-process cache of states: a state cached by
-``(game_id, version)`` before its transaction commits could outlive a rollback while
-another process commits a different stream at that same version.
+Folded states are also kept in a small in-process cache keyed by ``(game_id, version,
+rules_version)``.  A committed prefix of a stream never changes, so such a key names one
+state forever; the only danger is caching a state whose events are not committed yet (a
+rollback, and another process committing a different stream at that version).  So a
+state enters the cache only once it is known to be committed: at once when it was read
+by a transaction that has written no events, else when that transaction commits
+(:func:`_publish_after_commit`); a rollback drops it.
 """
 
 from __future__ import annotations
@@ -26,10 +30,12 @@ import datetime as dt
 import json
 import logging
 import pickle
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
 
-from sqlalchemy import insert, select
+from sqlalchemy import event, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -119,6 +125,7 @@ def append(
 
     # The game row (when just created) must exist before the conditional update sees it.
     session.flush()
+    session.info[_WROTE] = True
     new_version = expected_version + len(events)
     now = utcnow()
     games = Game.__table__
@@ -157,8 +164,10 @@ def append(
                 details={"game_id": game.id, "expected_version": expected_version},
             ) from err
 
-    if state is not None and snapshot_every > 0 and new_version // snapshot_every > expected_version // snapshot_every:
-        write_snapshot(session, game, new_version, state, rules=rules)
+    if state is not None:
+        remember_state(session, game.id, new_version, (rules or rules_of(game)).rules_version, state)
+        if snapshot_every > 0 and new_version // snapshot_every > expected_version // snapshot_every:
+            write_snapshot(session, game, new_version, state, rules=rules)
     return appended
 
 
@@ -209,10 +218,62 @@ def load_state_at(session: Session, game: Game, seq: int, *, rules: Optional[Rul
     if not 0 <= seq <= game.version:
         raise ValueError(f"game {game.id} has no event {seq} (version {game.version})")
     rules = rules or rules_of(game)
+    key = (game.id, seq, rules.rules_version)
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
     base_seq, state = _newest_snapshot(session, game, rules, seq)
     if state is None:
         base_seq, state = 0, rules.initial_state(game.seat_count, game.options)
-    return replay(rules, state, (r.event for r in load_events(session, game.id, after=base_seq, upto=seq)))
+    state = replay(rules, state, (r.event for r in load_events(session, game.id, after=base_seq, upto=seq)))
+    remember_state(session, game.id, seq, rules.rules_version, state)
+    return state
+
+
+# ---------------------------------------------------------------- the committed-state cache
+
+_CACHE_SIZE = 512
+_CACHE: "OrderedDict[tuple[str, int, str], Any]" = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_WROTE = "capua.store.wrote"
+_UNCOMMITTED = "capua.store.uncommitted_states"
+
+
+def remember_state(session: Session, game_id: str, version: int, rules_version: str, state: Any) -> None:
+    """Cache ``state`` as the fold of ``game_id`` up to ``version`` once that is committed."""
+    key = (game_id, version, rules_version)
+    if session.info.get(_WROTE):
+        session.info.setdefault(_UNCOMMITTED, []).append((key, state))
+    else:
+        _cache_put(key, state)
+
+
+def _cache_put(key: tuple[str, int, str], state: Any) -> None:
+    with _CACHE_LOCK:
+        _CACHE[key] = state
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+
+
+def clear_state_cache() -> None:
+    """Forget every cached state (tests that rewrite a database under the same ids)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+@event.listens_for(Session, "after_commit")
+def _publish_after_commit(session: Session) -> None:
+    for key, state in session.info.pop(_UNCOMMITTED, ()):
+        _cache_put(key, state)
+    session.info.pop(_WROTE, None)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_after_rollback(session: Session) -> None:
+    session.info.pop(_UNCOMMITTED, None)
+    session.info.pop(_WROTE, None)
 
 
 def _newest_snapshot(session: Session, game: Game, rules: Rules, seq: int) -> tuple[int, Any]:

@@ -30,7 +30,10 @@ def fill(session, game, total: int, batch: int, snapshot_every: int) -> None:
 
 @pytest.fixture
 def fold_counter(monkeypatch):
-    """Counts the events folded by ``RULES.apply``."""
+    """Counts the events folded by ``RULES.apply``, with the committed-state cache off so
+    that every load shows what snapshots alone achieve."""
+    monkeypatch.setattr(store, "_CACHE_SIZE", 0)
+    store.clear_state_cache()
     calls = {"n": 0}
     original = RULES.apply
 
@@ -211,3 +214,28 @@ def test_events_are_kept_in_the_form_they_read_back_in():
     assert store.as_stored(event) == Event("X", {"pair": [1, 2], "by_seat": {"0": "a"}})
     with pytest.raises(TypeError):
         store.as_stored(Event("X", {"when": object()}))
+
+
+def test_a_committed_state_is_served_from_the_cache(session, bare_game, fold_counter, monkeypatch):
+    monkeypatch.setattr(store, "_CACHE_SIZE", 8)
+    game = bare_game()
+    store.append(session, game, waves(5), 0, None, state=replay(RULES, RULES.initial_state(2, {}), waves(5)))
+    session.commit()
+    fold_counter["n"] = 0
+    assert store.load_state(session, game).waves == 5
+    assert fold_counter["n"] == 0
+
+
+def test_a_state_whose_events_were_rolled_back_never_reaches_the_cache(session, bare_game, fold_counter,
+                                                                       monkeypatch):
+    monkeypatch.setattr(store, "_CACHE_SIZE", 8)
+    game = bare_game()
+    session.commit()
+    game_id = game.id
+    store.append(session, game, waves(3), 0, None, state=replay(RULES, RULES.initial_state(2, {}), waves(3)))
+    assert store.load_state(session, game).waves == 3  # read inside the writing transaction
+    session.rollback()
+    assert (game_id, 3, RULES.rules_version) not in store._CACHE
+    fresh = session.get(Game, game_id)
+    assert fresh.version == 0
+    assert store.load_state(session, fresh).waves == 0

@@ -1,0 +1,259 @@
+"""Folding fight events into the fight state: ``apply`` is total and never validates.
+
+Every event is a past-tense fact decided once by :mod:`engine.spartacus.arena.flow`; its
+data carries everything the fold needs (dice, chosen hexes, the powers spent), and the
+``fight`` id, so a host game nesting several fights routes events by it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from engine.core.types import Event
+from engine.spartacus.arena.combat import sort_high, zeros
+from engine.spartacus.arena.plan import plan_from_json
+from engine.spartacus.arena.state import FightResult, FightState, Roll, SideState, WoundDue, evolve
+
+#: Every event type's schema version; bump one and add an upcaster when its data changes.
+EVENT_VERSIONS: dict[str, int] = {}
+
+_FOLDS: dict[str, Callable[[FightState, Mapping[str, Any]], FightState]] = {}
+
+#: Events holding a player's secret choice: only that seat sees their content.
+SECRET_EVENTS = ("NetDeclared", "RerollChosen")
+#: Events only the player they concern sees at all.
+PRIVATE_EVENTS = ("FightPlanSet",)
+
+
+def _folds(event_type: str, version: int = 1):
+    def register(fn):
+        _FOLDS[event_type] = fn
+        EVENT_VERSIONS[event_type] = version
+        return fn
+    return register
+
+
+def apply_event(state: FightState, event: Event) -> FightState:
+    """Fold one event; types that are not the fight's leave the state as it is."""
+    fold = _FOLDS.get(event.type)
+    return state if fold is None else fold(state, event.data)
+
+
+def is_fight_event(event: Event) -> bool:
+    return event.type in _FOLDS
+
+
+class Recorder:
+    """The events decided so far, folded into ``state`` as they are recorded."""
+
+    def __init__(self, state: FightState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def record(self, event_type: str, data: Mapping[str, Any]) -> None:
+        event = Event(event_type, {"fight": self.state.fight_id, **data}, EVENT_VERSIONS[event_type])
+        self.events.append(event)
+        self.state = apply_event(self.state, event)
+
+
+def _side(state: FightState, index: int, **changes: Any) -> FightState:
+    return state.with_side(evolve(state.sides[index], **changes))
+
+
+def _spend(state: FightState, index: int, keys: Any) -> FightState:
+    if not keys:
+        return state
+    side = state.sides[index]
+    return _side(state, index, used=side.used + tuple(k for k in keys if k not in side.used))
+
+
+def _pair(values: Any) -> tuple:
+    return (tuple(values[0]), tuple(values[1]))
+
+
+@_folds("FightBegan")
+def _fight_began(state: FightState, data: Mapping[str, Any]) -> FightState:
+    return evolve(state, phase="round_start")
+
+
+@_folds("RoundStarted")
+def _round_started(state: FightState, data: Mapping[str, Any]) -> FightState:
+    nets = tuple(None if i in data["nets"] else False for i in (0, 1))
+    return evolve(state, round=data["round"], attempt=0, initiative=-1, first=-1, active=-1, turn=0,
+                   moved=False, attacked=False, nets=nets, roll=None,
+                   phase="nets" if data["nets"] else "initiative_roll")
+
+
+@_folds("NetDeclared")
+def _net_declared(state: FightState, data: Mapping[str, Any]) -> FightState:
+    nets = list(state.nets)
+    nets[data["side"]] = bool(data["use"])
+    return evolve(state, nets=(nets[0], nets[1]))
+
+
+@_folds("NetsRevealed")
+def _nets_revealed(state: FightState, data: Mapping[str, Any]) -> FightState:
+    for index, key in data["spent"]:
+        state = _spend(state, index, [key])
+    if data["winner"] >= 0:
+        return evolve(state, initiative=data["winner"], phase="order")
+    return evolve(state, phase="initiative_roll")
+
+
+@_folds("InitiativeRolled")
+def _initiative_rolled(state: FightState, data: Mapping[str, Any]) -> FightState:
+    dice = _pair(data["dice"])
+    allowance = tuple(data["rerolls"])
+    roll = Roll(purpose="initiative", number=state.rolls + 1, pools=("speed", "speed"),
+                counts=(len(dice[0]), len(dice[1])), dice=(sort_high(dice[0]), sort_high(dice[1])),
+                allowance=(allowance[0], allowance[1]))
+    return evolve(state, roll=roll, rolls=state.rolls + 1, chances=state.chances + 1,
+                   phase="reroll" if any(allowance) else "settle")
+
+
+@_folds("RerollChosen")
+def _reroll_chosen(state: FightState, data: Mapping[str, Any]) -> FightState:
+    roll = state.roll
+    if roll is None:
+        return state
+    choices = list(roll.choices)
+    choices[data["side"]] = tuple(data["dice"])
+    return evolve(state, roll=evolve(roll, choices=(choices[0], choices[1])))
+
+
+@_folds("RerollsRevealed")
+def _rerolls_revealed(state: FightState, data: Mapping[str, Any]) -> FightState:
+    roll = state.roll
+    if roll is None:
+        return state
+    for index in (0, 1):
+        state = _spend(state, index, data["spent"][index])
+    choices = _pair(data["choices"])
+    state = evolve(state, roll=evolve(roll, choices=choices))
+    return evolve(state, phase="reroll_roll" if any(choices) else "settle")
+
+
+@_folds("DiceRerolled")
+def _dice_rerolled(state: FightState, data: Mapping[str, Any]) -> FightState:
+    roll = state.roll
+    if roll is None:
+        return state
+    dice = _pair(data["dice"])
+    return evolve(state, roll=evolve(roll, dice=(sort_high(dice[0]), sort_high(dice[1]))),
+                   chances=state.chances + 1, phase="settle")
+
+
+@_folds("InitiativeDecided")
+def _initiative_decided(state: FightState, data: Mapping[str, Any]) -> FightState:
+    return evolve(state, initiative=data["winner"], roll=None, phase="order")
+
+
+@_folds("InitiativeTied")
+def _initiative_tied(state: FightState, data: Mapping[str, Any]) -> FightState:
+    return evolve(state, attempt=state.attempt + 1, roll=None, phase="initiative_roll")
+
+
+@_folds("OrderChosen")
+def _order_chosen(state: FightState, data: Mapping[str, Any]) -> FightState:
+    first = data["first_side"]
+    return evolve(state, first=first, active=first, turn=0, moved=False, attacked=False, phase="turn")
+
+
+@_folds("FighterMoved")
+def _fighter_moved(state: FightState, data: Mapping[str, Any]) -> FightState:
+    state = _side(state, data["side"], position=tuple(data["to"]))
+    return evolve(state, moved=True)
+
+
+@_folds("AttackDeclared")
+def _attack_declared(state: FightState, data: Mapping[str, Any]) -> FightState:
+    state = _spend(state, data["side"], data["spent"])
+    attacker = data["side"]
+    pools = ["", ""]
+    counts = [0, 0]
+    pools[attacker], pools[1 - attacker] = data["pools"]
+    counts[attacker], counts[1 - attacker] = data["dice"]
+    roll = Roll(purpose="attack", number=state.rolls + 1, pools=(pools[0], pools[1]),
+                counts=(counts[0], counts[1]), attacker=attacker, style=data["style"],
+                source=data.get("source", ""))
+    return evolve(state, attacked=True, attacks=state.attacks + 1, rolls=state.rolls + 1, roll=roll,
+                   phase="attack_roll")
+
+
+@_folds("AttackRolled")
+def _attack_rolled(state: FightState, data: Mapping[str, Any]) -> FightState:
+    roll = state.roll
+    if roll is None:
+        return state
+    dice = [(), ()]
+    dice[roll.attacker] = sort_high(data["attack"])
+    dice[roll.defender] = sort_high(data["defence"])
+    allowance = tuple(data["rerolls"])
+    roll = evolve(roll, dice=(dice[0], dice[1]), allowance=(allowance[0], allowance[1]))
+    return evolve(state, roll=roll, chances=state.chances + 1,
+                   phase="reroll" if any(allowance) else "settle")
+
+
+@_folds("AttackResolved")
+def _attack_resolved(state: FightState, data: Mapping[str, Any]) -> FightState:
+    attacker, defender = data["attacker"], data["defender"]
+    state = _spend(state, attacker, data["spent"]["attacker"])
+    state = _spend(state, defender, data["spent"]["defender"])
+    due = []
+    if data["to_defender"] > 0:
+        due.append(WoundDue(defender, data["to_defender"], "attack"))
+    if data["to_attacker"] > 0:
+        due.append(WoundDue(attacker, data["to_attacker"], "counter"))
+    return evolve(state, roll=None, wounds=tuple(due), after_wounds="turn",
+                   phase="wounds" if due else "turn")
+
+
+@_folds("WoundsTaken")
+def _wounds_taken(state: FightState, data: Mapping[str, Any]) -> FightState:
+    index = data["side"]
+    after = (data["dice"]["attack"], data["dice"]["defence"], data["dice"]["speed"])
+    state = _side(state, index, dice=after)
+    rest = state.wounds[1:]
+    state = evolve(state, wounds=rest, wound_steps=state.wound_steps + 1)
+    if zeros(after):
+        return evolve(state, phase="ended", ended_by=data["reason"])
+    if rest:
+        return evolve(state, phase="wounds")
+    return evolve(state, phase="turn" if state.after_wounds == "turn" else "round_over")
+
+
+@_folds("TurnEnded")
+def _turn_ended(state: FightState, data: Mapping[str, Any]) -> FightState:
+    if state.turn == 0:
+        return evolve(state, active=1 - state.active, turn=1, moved=False, attacked=False, phase="turn")
+    return evolve(state, active=-1, phase="round_end")
+
+
+@_folds("FatigueStruck")
+def _fatigue_struck(state: FightState, data: Mapping[str, Any]) -> FightState:
+    due = tuple(WoundDue(index, 1, "fatigue") for index in data["order"])
+    return evolve(state, wounds=due, after_wounds="round", phase="wounds")
+
+
+@_folds("RoundEnded")
+def _round_ended(state: FightState, data: Mapping[str, Any]) -> FightState:
+    return evolve(state, phase="round_start")
+
+
+@_folds("FightEnded")
+def _fight_ended(state: FightState, data: Mapping[str, Any]) -> FightState:
+    result = FightResult(
+        winner=data["winner"], loser=data["loser"], winner_seat=data["winner_seat"],
+        loser_seat=data["loser_seat"], winner_card=data["winner_card"], loser_card=data["loser_card"],
+        kind=data["kind"], zeros=tuple(data["zeros"]), rounds=data["round"], cause=data["cause"],
+        exhausted=tuple(data["exhausted"]))
+    return evolve(state, result=result, wounds=(), roll=None, phase="over")
+
+
+@_folds("FightPlanSet")
+def _fight_plan_set(state: FightState, data: Mapping[str, Any]) -> FightState:
+    return _side(state, data["side"], plan=plan_from_json(data["plan"]))
+
+
+def side_json(side: SideState) -> dict:
+    return {"attack": side.dice[0], "defence": side.dice[1], "speed": side.dice[2]}

@@ -1,0 +1,46 @@
+"""Arena duels through the REST API: step by step, and with a fight plan."""
+
+from __future__ import annotations
+
+import random
+
+from tests.api.players import blocking, create_game, play_to_end
+
+OPTIONS = {"fighter_i": "spartacus", "weapon_i": "sword", "armour_i": "helmet",
+           "fighter_ii": "agron", "special_ii": "net", "armour_ii": "helmet"}
+
+
+def test_game_type_is_listed_with_its_options(ann):
+    types = ann.get("games/types").get_json()["game_types"]
+    (arena,) = [t for t in types if t["name"] == "spartacus_arena"]
+    assert arena["title"] == "Spartacus: Arena duel" and arena["seat_counts"] == [2]
+    assert "javelin" in arena["options_schema"]["properties"]["special_i"]["enum"]
+
+
+def test_a_duel_is_played_step_by_step_through_the_api(ann):
+    game = create_game(ann, game_type="spartacus_arena", options=OPTIONS, seats=2, bot_seats=[1])
+    assert game["status"] == "running"
+    final = play_to_end(game["id"], [ann], random.Random(5))
+    outcome = final["outcome"]
+    assert outcome["detail"]["kind"] in ("defeated", "injured", "decapitated")
+    assert outcome["winners"] == [outcome["detail"]["winner_seat"]]
+    events = ann.get(f"games/{game['id']}/events?limit=1000").get_json()["events"]
+    types = [e["type"] for e in events]
+    assert "FightBegan" in types and types.count("FightEnded") == 1
+
+
+def test_a_fight_plan_lets_the_duel_finish_without_asking_again(ann, bob):
+    game = create_game(ann, game_type="spartacus_arena", options=OPTIONS, seats=2, bot_seats=[1])
+    listing = ann.get(f"games/{game['id']}/decisions").get_json()
+    assert blocking(listing["decisions"])
+    plan = {"approach": "close", "reroll": "smart", "wound_order": ["speed", "defence", "attack"]}
+    response = ann.post(f"games/{game['id']}/commands", idempotent=True,
+                        json={"type": "set_fight_plan", "args": plan, "expected_version": listing["version"]})
+    assert response.status_code == 200, response.get_json()
+    final = ann.get(f"games/{game['id']}").get_json()
+    assert final["status"] == "finished" and final["outcome"] is not None
+    mine = ann.get(f"games/{game['id']}/events?limit=1000").get_json()["events"]
+    assert any(e["type"] == "FightPlanSet" for e in mine)
+    theirs = bob.get(f"games/{game['id']}/events?limit=1000")
+    if theirs.status_code == 200:
+        assert not any(e["type"] == "FightPlanSet" for e in theirs.get_json()["events"])
