@@ -54,6 +54,7 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
     quick = args.quick
+    load_before = os.getloadavg()[0]
     rows: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         urls = {}
@@ -86,7 +87,8 @@ def main() -> None:
         f"## {SECTION}",
         "",
         f"Measured {dt.date.today().isoformat()} on {machine()} with `python -m bench.run`"
-        + (" (quick)" if quick else "") + ".",
+        + (" (quick)" if quick else "") + f"; 1-minute load average {load_before:.1f} at the start and"
+        f" {os.getloadavg()[0]:.1f} at the end (figures taken on a busy machine run high).",
         "",
         "Command latency is one `POST /api/v1/games/{id}/commands` over a kept-alive HTTP connection to a",
         "threaded server on loopback, including the bot moves it triggers (a 2-seat PAX game, one bot).",
