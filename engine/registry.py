@@ -10,6 +10,7 @@ from engine.core.game import Rules
 _GAMES = {
     "pax": "engine.pax.rules:RULES",
     "rom": "engine.rom.rules:RULES",
+    "spartacus": "engine.spartacus.game.rules:RULES",
     "spartacus_arena": "engine.spartacus.arena.rules:RULES",
 }
 

@@ -1,0 +1,392 @@
+"""The arena phase: the host's honour, invitations, tribute, bets, the fight, the verdict.
+
+- 'The host gains 1 influence for presiding over the games' (p. 11).
+- 'The host invites one dominus at a time, himself included ... whoever accepts chooses a
+  fighter of his house and up to one weapon, armour and special card' (p. 11).
+- 'A dominus who declines loses 1 influence ... if all others have been invited and
+  fighters are still missing, the host must invite himself.  If only one dominus accepts,
+  there are no games this round' (p. 11).
+- Tribute: 'the invited receive 2 gold per favour token or 6 gold for a champion token on
+  their fighter, from the bank, before the bets' (p. 12).
+- Bets: '1 to 3 gold per bet, all placed at once: winner (1:1; never against your own
+  fighter), injury (2:1), decapitation (2:1)' (p. 12) -- the Russian rulebook pays 3:1 for
+  decapitation in its text and 2:1 in its example: ``decapitation_odds`` is a game option.
+- 'The winning dominus gains 1 influence, the winning fighter a favour token' (p. 13);
+  'the host shows thumbs up or down ... thumbs down on a favoured fighter costs the host 1
+  influence per token; a champion may not be executed' (p. 13).
+
+The fight itself is the arena's sub-game (:mod:`engine.spartacus.arena`), nested in this
+state and fed through the adapter at the end of this module.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any, Optional
+
+from engine.core.types import SYSTEM_SEAT, Command, Decision, Event, Pending
+from engine.spartacus.game import effects, ledger, reactions
+from engine.spartacus.game.events import FIGHT_EVENT_APPLY
+from engine.spartacus.game.errors import BadBet, ChampionSpared
+from engine.spartacus.game.state import Entry, GameState, evolve, thaw
+from engine.spartacus.game.tx import Tx
+
+BET_KINDS = ("winner_i", "winner_ii", "injury", "decapitation")
+MAX_BET = 3
+
+
+def over(state: GameState) -> bool:
+    """The arena phase is over once the games are closed (or cancelled)."""
+    return state.arena is not None and state.arena.done
+
+
+def fighter_options(state: GameState, seat: int) -> list[str]:
+    """'Fighter means gladiator or slave' (p. 11); only ready ones can fight (p. 17)."""
+    return list(effects.candidates(state, seat, "fighter"))
+
+
+def entry_commands(state: GameState, seat: int, command_type: str) -> list[Command]:
+    """Every legal (fighter, weapon, armour, special) choice of ``seat``."""
+    fighters = fighter_options(state, seat)
+    if not fighters:
+        return []
+    slots = []
+    for kind in ("weapon", "armour", "special"):
+        slots.append([""] + list(effects.candidates(state, seat, kind)))
+    out = []
+    for fighter in fighters:
+        for w, a, sp in product(*slots):
+            out.append(Command(seat, command_type, {"fighter": fighter, "weapon": w, "armour": a, "special": sp}))
+    return out
+
+
+# ----------------------------------------------------------------------------- stage machine
+
+def advance(tx: Tx) -> bool:
+    """'Honour to the host (+1), invitations, tribute, bets, the fight, victor and vanquished' (p. 11-13), in that
+    order."""
+    s = tx.state
+    a = s.arena
+    if a.done:
+        return False
+    if not a.honoured:
+        tx.emit("HostHonoured", seat=s.host)
+        ledger.gain_influence(tx, s.host, 1, "host")
+        return True
+    if len(a.entries) < 2:
+        if a.awaiting != -1:
+            if not fighter_options(s, a.awaiting):
+                # a dominus with no ready fighter can only decline
+                _decline(tx, a.awaiting)
+                return True
+            return False
+        if not [x for x in range(s.seats) if x not in a.invited]:
+            tx.emit("ArenaCancelled", reason="fewer_than_two_fighters")
+            tx.emit("ArenaClosed")
+            return True
+        return False
+    if not a.tribute_paid:
+        for e in a.entries:
+            asset = s.player(e.seat).asset(e.fighter)
+            if asset is not None:
+                ledger.gain_gold(tx, e.seat, 6 if asset.champion else 2 * asset.favour, "tribute")
+        tx.emit("TributePaid")
+        return True
+    if not a.bets_done:
+        if s.sealed is None:
+            tx.emit("SealedOpened", key=f"bets:{s.round}", seats=list(s.clockwise(s.host)))
+            return True
+        if s.sealed.complete:
+            _reveal_bets(tx)
+            return True
+        return False
+    if not a.bets_window:
+        tx.emit("BetsWindowOpened")
+        if s.cards.has_moment("bets_placed"):
+            reactions.open_window(tx, "bets_placed", s.host)
+        return True
+    if a.fight is None and not a.result:
+        start_fight(tx, a.entries, tournament=False)
+        return True
+    if a.fight is not None:
+        return advance_fight(tx)
+    if not a.settled:
+        _settle(tx)
+        return True
+    if not a.verdict_done:
+        res = thaw(a.result)
+        if res["kind"] == "decapitated" or s.player(res["loser_seat"]).asset(res["loser_card"]) is None:
+            tx.emit("VerdictGiven", thumbs="none")
+            return True
+        return False
+    tx.emit("ArenaClosed")
+    return True
+
+
+def _decline(tx: Tx, seat: int) -> None:
+    """'A dominus who declines an invitation loses 1 influence' (p. 11)."""
+    tx.emit("InvitationDeclined", seat=seat)
+    ledger.lose_influence(tx, seat, 1, "declined")
+
+
+def _reveal_bets(tx: Tx) -> None:
+    s = tx.state
+    bets = {seat: {k: v for k, v in s.sealed.answer(seat).items() if v} for seat in s.sealed.seats}
+    tx.emit("SealedRevealed", key=s.sealed.key, answers={str(k): v for k, v in bets.items()})
+    tx.emit("BetsRevealed", bets={str(k): v for k, v in bets.items()})
+    for seat, placed in bets.items():
+        ledger.pay_gold(tx, seat, sum(placed.values()), "bet_stake")
+
+
+def _settle(tx: Tx) -> None:
+    """Winner's influence and favour, then the bets (p. 13)."""
+    s = tx.state
+    res = thaw(s.arena.result)
+    wseat, wcard = res["winner_seat"], res["winner_card"]
+    lseat, lcard = res["loser_seat"], res["loser_card"]
+    for card in res.get("exhausted", []):
+        owner = s.owner_of(card)
+        if owner >= 0:
+            tx.emit("CardExhausted", seat=owner, card=card, reason="net")
+    ledger.gain_influence(tx, wseat, 1, "arena_victory")
+    ledger.add_favour(tx, wseat, wcard, "arena_victory")
+    m = tx.state.cards.market_card(wcard)
+    for ab in m.abilities:
+        if ab.op == "victory_gold":
+            ledger.gain_gold(tx, wseat, ab.amount, "victory_gold")
+    if res["kind"] == "injured":
+        tx.emit("CardInjured", seat=lseat, card=lcard, reason="arena")
+    elif res["kind"] == "decapitated":
+        tx.emit("FighterDied", seat=lseat, card=lcard, how="decapitated")
+        ledger.discard_property(tx, lseat, lcard, "decapitated")
+    odds = {"winner": 1, "injury": 2, "decapitation": int(s.option("decapitation_odds", 2))}
+    winner_bet = "winner_i" if res["winner"] == 0 else "winner_ii"
+    payouts = {}
+    for seat, placed in s.arena.bets:
+        total = 0
+        for kind, amount in placed:
+            won = (kind == winner_bet or (kind == "injury" and res["kind"] == "injured")
+                   or (kind == "decapitation" and res["kind"] == "decapitated"))
+            if won:
+                total += amount + amount * odds["winner" if kind.startswith("winner") else kind]
+        if total:
+            payouts[str(seat)] = total
+    tx.emit("BetsSettled", net=payouts)
+    if res["kind"] == "decapitated" and tx.state.cards.has_moment("fighter_died"):
+        reactions.open_window(tx, "fighter_died", s.host, about=lseat)
+
+
+def decisions(s: GameState) -> list[Decision]:
+    """The host's invitation, the invited dominus's answer, the secret bets, the host's verdict (p. 11-13)."""
+    a = s.arena
+    if a is None or a.done:
+        return []
+    if a.fight is not None:
+        return fight_decisions(s)
+    if len(a.entries) < 2 and a.honoured:
+        if a.awaiting == -1:
+            remaining = [x for x in range(s.seats) if x not in a.invited]
+            if not remaining:
+                return []
+            others = [x for x in remaining if x != s.host]
+            choices = others + ([s.host] if s.host in remaining else [])
+            options = tuple(Command(s.host, "invite", {"seat": x}) for x in choices)
+            return [Decision(
+                id=f"invite:{s.round}:{len(a.invited)}", seat=s.host, mode="turn",
+                prompt="Invite a dominus (yourself included) to send a fighter to the games.",
+                default=options[0], options=options, prompt_key="invite",
+            )]
+        seat = a.awaiting
+        decline = Command(seat, "decline_invitation", {})
+        return [Decision(
+            id=f"invitation:{s.round}:{seat}", seat=seat, mode="turn",
+            prompt=f"Seat {s.host} invites you to the games: send a fighter, or decline and lose 1 influence.",
+            default=decline, options=tuple([decline] + entry_commands(s, seat, "accept_invitation")),
+            prompt_key="invitation", prompt_args={"host": s.host},
+        )]
+    if not a.bets_done and s.sealed is not None:
+        out = []
+        for seat in s.sealed.seats:
+            if s.sealed.answered(seat):
+                continue
+            out.append(Decision(
+                id=f"bets:{s.round}:{seat}", seat=seat, mode="simultaneous", group=s.sealed.key,
+                prompt="Place your bets in secret: 1 to 3 gold on each bet you like, or none.",
+                command_type="place_bets", default=Command(seat, "place_bets", {}),
+                schema=_bet_schema(s, seat), prompt_key="bets",
+            ))
+        return out
+    if a.settled and not a.verdict_done:
+        res = thaw(a.result)
+        asset = s.player(res["loser_seat"]).asset(res["loser_card"])
+        up = Command(s.host, "show_thumb", {"thumb": "up"})
+        options = [up] + ([] if asset is None or asset.champion else [Command(s.host, "show_thumb", {"thumb": "down"})])
+        return [Decision(
+            id=f"verdict:{s.round}", seat=s.host, mode="turn",
+            prompt="Thumbs up or down for the defeated fighter?", default=up, options=tuple(options),
+            prompt_key="verdict", prompt_args={"fighter": res["loser_card"]},
+        )]
+    return []
+
+
+def _bet_schema(s: GameState, seat: int) -> dict:
+    gold = s.player(seat).gold
+    own = {e.seat: i for i, e in enumerate(s.arena.entries)}
+    props = {}
+    for kind in BET_KINDS:
+        cap = min(MAX_BET, gold)
+        if kind == "winner_i" and own.get(seat) == 1 or kind == "winner_ii" and own.get(seat) == 0:
+            cap = 0
+        props[kind] = {"type": "integer", "minimum": 0, "maximum": cap}
+    return {"type": "object", "additionalProperties": False, "properties": props}
+
+
+# ----------------------------------------------------------------------------- commands
+
+def invite(tx: Tx, seat: int, target: int) -> None:
+    """'The host invites one dominus at a time to the games; he may invite himself' (p. 11)."""
+    tx.emit("InvitationSent", seat=target, host=seat)
+
+
+def accept_invitation(tx: Tx, c: Command) -> None:
+    """'Whoever accepts chooses a fighter of his house ... with at most one weapon, armour and special card; the choice
+    is final' (p. 11)."""
+    tx.emit("InvitationAccepted", seat=c.seat, position="I" if not tx.state.arena.entries else "II",
+            **{k: c.args.get(k, "") for k in ("fighter", "weapon", "armour", "special")})
+
+
+def place_bets(tx: Tx, c: Command) -> None:
+    """'Never more than 3 gold on one bet ... never bet against your own fighter' (p. 12)."""
+    bets = {k: int(c.args.get(k, 0)) for k in BET_KINDS}
+    if sum(bets.values()) > tx.state.player(c.seat).gold:
+        raise BadBet("you cannot stake more gold than you have")
+    own = {e.seat: i for i, e in enumerate(tx.state.arena.entries)}
+    if (own.get(c.seat) == 0 and bets["winner_ii"]) or (own.get(c.seat) == 1 and bets["winner_i"]):
+        raise BadBet("never bet against your own fighter")
+    if any(v < 0 or v > MAX_BET for v in bets.values()):
+        raise BadBet("a bet is 1 to 3 gold")
+    tx.emit("SealedAnswered", seat=c.seat, answer=bets)
+
+
+def show_thumb(tx: Tx, seat: int, thumb: str) -> None:
+    """'Thumbs up: the fighter lives and goes home with his equipment; thumbs down: he is executed, his equipment goes
+    back to his owner' (p. 13)."""
+    s = tx.state
+    res = thaw(s.arena.result)
+    lseat, lcard = res["loser_seat"], res["loser_card"]
+    asset = s.player(lseat).asset(lcard)
+    if thumb == "down":
+        if asset is not None and asset.champion:
+            raise ChampionSpared("a champion may not be executed")
+        tx.emit("VerdictGiven", thumbs="down", seat=lseat, card=lcard)
+        if asset is not None and asset.favour:
+            ledger.lose_influence(tx, seat, asset.favour, "executed_favourite")
+        tx.emit("FighterDied", seat=lseat, card=lcard, how="executed")
+        ledger.discard_property(tx, lseat, lcard, "executed")
+        if s.cards.has_moment("fighter_died"):
+            reactions.open_window(tx, "fighter_died", s.host, about=lseat)
+    else:
+        tx.emit("VerdictGiven", thumbs="up", seat=lseat, card=lcard)
+
+
+HANDLERS = {
+    "invite": lambda tx, c: invite(tx, c.seat, c.args["seat"]),
+    "accept_invitation": accept_invitation,
+    "decline_invitation": lambda tx, c: _decline(tx, c.seat),
+    "place_bets": place_bets,
+    "show_thumb": lambda tx, c: show_thumb(tx, c.seat, c.args["thumb"]),
+}
+
+
+# ----------------------------------------------------------------------------- the fight (adapter)
+
+def _fight_api() -> Any:
+    from engine.spartacus.arena import fight
+
+    return fight
+
+
+def active_fight(state: GameState) -> Any:
+    """The fight under way: the round's games or a tournament match."""
+    if state.tournament is not None and state.tournament.fight is not None:
+        return state.tournament.fight
+    if state.arena is not None and state.arena.fight is not None:
+        return state.arena.fight
+    return None
+
+
+def start_fight(tx: Tx, entries: tuple[Entry, ...], *, tournament: bool) -> None:
+    """'When all bets are placed, the fight begins' (p. 12): fighter I on start hex I, fighter II on II."""
+    fight_id = f"f{tx.state.seq}"
+    tx.emit("FightOpened", fight=fight_id, tournament=tournament,
+            entries=[{"seat": e.seat, "fighter": e.fighter, "weapon": e.weapon, "armour": e.armour,
+                      "special": e.special} for e in entries])
+
+
+def new_fight(state: GameState, data: dict) -> Any:
+    """The arena's fight state for a ``FightOpened`` event (called from ``apply``)."""
+    api = _fight_api()
+    first, second = (api.Entrant(**e) for e in data["entries"])
+    return api.start_fight(first, second, deck=state.cards.deck, fight_id=data["fight"])
+
+
+def advance_fight(tx: Tx) -> bool:
+    """Settle the fight once it has a result (its own ``decide`` runs its automatic steps)."""
+    api = _fight_api()
+    fight = active_fight(tx.state)
+    result = api.result(fight)
+    if result is None:
+        return False
+    data = dict(result.to_json())
+    data["tournament"] = tx.state.tournament is not None and tx.state.tournament.fight is not None
+    tx.emit("FightSettled", **data)
+    return True
+
+
+def fight_pending(state: GameState) -> Optional[Pending]:
+    """What the nested fight waits for, if a fight is under way."""
+    fight = active_fight(state)
+    if fight is None:
+        return None
+    return _fight_api().pending(fight)
+
+
+def fight_decisions(state: GameState) -> list[Decision]:
+    """The nested fight's decisions."""
+    p = fight_pending(state)
+    return list(p.decisions) if p is not None else []
+
+
+def fight_command(tx: Tx, command: Command) -> None:
+    """Forward a command that answers the fight to the arena's ``decide``."""
+    for event in _fight_api().decide(active_fight(tx.state), command):
+        tx.emit_event(event)
+
+
+def apply_fight_event(state: GameState, event: Event) -> GameState:
+    """Fold one of the fight's own events into the nested fight."""
+    fight = active_fight(state)
+    if fight is None:
+        return state
+    new = _fight_api().apply(fight, event)
+    if state.tournament is not None and state.tournament.fight is not None:
+        return evolve(state, tournament=evolve(state.tournament, fight=new))
+    return evolve(state, arena=evolve(state.arena, fight=new))
+
+
+def is_fight_command(state: GameState, command: Command) -> bool:
+    """Does ``command`` answer the nested fight (and nothing of the game's own)?"""
+    fight = active_fight(state)
+    if fight is None:
+        return False
+    if state.prompts or state.windows or state.resolutions:
+        return False  # a reaction window opened during the fight is answered first
+    p = _fight_api().pending(fight)
+    if command.seat == SYSTEM_SEAT:
+        return p.chance is not None
+    return any(d.seat == command.seat and (d.command_type == command.type
+                                           or any(o.type == command.type for o in d.options or ()))
+               for d in p.decisions)
+
+
+FIGHT_EVENT_APPLY.append(apply_fight_event)

@@ -1,0 +1,39 @@
+"""A command's working transaction: events are applied as they are emitted.
+
+``decide`` does the rule work once.  Handlers write sequential code against ``tx.state``
+(always the state after the events emitted so far) and call ``tx.emit``; the resulting
+list is what ``decide`` returns, and folding it with ``apply`` gives the same state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.types import Event
+from engine.spartacus.game.events import apply_any
+from engine.spartacus.game.state import GameState
+
+
+class Tx:
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, **data: Any) -> None:
+        event = Event(type_, data)
+        self.state = apply_any(self.state, event)
+        self.events.append(event)
+
+    def emit_event(self, event: Event) -> None:
+        self.state = apply_any(self.state, event)
+        self.events.append(event)
+
+    def request_chance(self, purpose: str, draws: list[tuple[str, str, int]], **data: Any) -> None:
+        """Ask the service for dice (``"dice"``, n), a shuffle (``"shuffle"``, n) or a pick."""
+        self.emit(
+            "ChanceRequested",
+            id=f"c{self.state.seq}",
+            purpose=purpose,
+            draws=[list(d) for d in draws],
+            data=data,
+        )
