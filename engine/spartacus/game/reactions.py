@@ -150,7 +150,10 @@ def decision(state: GameState) -> Optional[Decision]:
         options=tuple([passing] + options),
         order=w.index,
         prompt_key=f"react_{w.moment}",
-        prompt_args={"window": w.id, "moment": w.moment},
+        # the target is public (a scheme names it aloud); standing orders such as "pass
+        # unless I am the target" match on it
+        prompt_args={"window": w.id, "moment": w.moment,
+                     "target": w.subject.target if w.subject is not None else None},
     )
 
 
