@@ -63,6 +63,10 @@ class Rules(Protocol):
     def outcome(self, state: Any) -> Optional[Outcome]:
         """``None`` while the game runs; the result once it has ended."""
 
+    # Optional: ``summarize(events, viewer) -> str`` tells a game (or its latest part, such
+    # as an arena fight) as one readable paragraph from the events ``viewer`` may see; the
+    # service offers it where a game defines it (emails, the summary endpoint).
+
 
 def legal_commands(rules: Rules, state: Any, seat: int) -> list[Command]:
     """Every enumerated legal command of ``seat`` (schema decisions are not expanded)."""

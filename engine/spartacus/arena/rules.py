@@ -10,7 +10,7 @@ tournament fight.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from engine.core import schema as schema_mod
 from engine.core.types import Command, Event, Outcome, Pending, Viewer
@@ -78,6 +78,10 @@ class ArenaDuelRules:
 
     def visible(self, event: Event, viewer: Viewer) -> Optional[dict]:
         return fight.visible(event, viewer)
+
+    def summarize(self, events: Iterable[Event], viewer: Viewer) -> str:
+        """The fight so far as one readable paragraph, from what ``viewer`` may see."""
+        return fight.summary(events, viewer)
 
     def outcome(self, state: FightState) -> Optional[Outcome]:
         result = state.result

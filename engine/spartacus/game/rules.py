@@ -6,11 +6,13 @@ influence (rulebook p. 17).  See ``docs/spartacus.md`` for the rules as Capua pl
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from engine.core.errors import BadArguments
 from engine.core.game import match_decision
 from engine.core.types import Command, Event, Outcome, Pending, Viewer
+from engine.spartacus.arena import fight
+from engine.spartacus.arena.events import is_fight_event
 from engine.spartacus.game import flow, views
 from engine.spartacus.game.cards import available_sets, set_from_options
 from engine.spartacus.game.events import apply_any
@@ -83,6 +85,16 @@ class SpartacusRules:
 
     def visible(self, event: Event, viewer: Viewer) -> Optional[dict]:
         return views.visible(None, event, viewer)
+
+    def summarize(self, events: Iterable[Event], viewer: Viewer) -> str:
+        """The latest arena fight in ``events`` as one readable paragraph ("" if none)."""
+        fight_events: list[Event] = []
+        for event in events:
+            if event.type == "FightBegan":
+                fight_events = []
+            if is_fight_event(event):
+                fight_events.append(event)
+        return fight.summary(fight_events, viewer) if fight_events else ""
 
     def outcome(self, state: GameState) -> Optional[Outcome]:
         if state.stage != "over":
