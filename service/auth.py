@@ -389,9 +389,20 @@ def csrf_input() -> Markup:
     return Markup('<input type="hidden" name="{}" value="{}">').format(CSRF_FIELD, csrf_token())
 
 
+def csrf_exempt(view):
+    """Mark a page view whose POST is authenticated by a signed token in its URL, not by
+    the session cookie, so the CSRF form token does not apply (the one-click
+    unsubscribe POST of mail clients, RFC 8058, carries neither cookie nor form)."""
+    view.capua_csrf_exempt = True
+    return view
+
+
 def _check_csrf() -> None:
     """Refuse a page form POST whose hidden token does not match the session's."""
     if request.method not in _UNSAFE_METHODS or request.path.startswith(API_PREFIX):
+        return
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    if getattr(view, "capua_csrf_exempt", False):
         return
     expected = cookie.get(CSRF_FIELD)
     sent = request.form.get(CSRF_FIELD, "")

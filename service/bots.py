@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any, Collection
+from typing import TYPE_CHECKING, Any, Collection, Optional, Sequence
 
 from engine.core import bots
 from engine.core.chance import RESOLVE_CHANCE, ChanceRequest, draw_outcome
@@ -20,6 +20,9 @@ from engine.core.errors import RuleViolation
 from engine.core.game import Rules
 from engine.core.types import SYSTEM_SEAT, Command, Decision, Event
 from service.store import step_as_stored
+
+if TYPE_CHECKING:
+    from service.standing_orders import StandingBook
 
 #: A bound on the server's own moves after one command.  A whole game of bots fits well
 #: below it; reaching it means a game's ``pending`` is looping, a bug to report loudly.
@@ -41,7 +44,8 @@ def bot_command(decision: Decision) -> Command:
 
 
 def autoplay(
-    rules: Rules, state: Any, bot_seats: Collection[int], *, max_steps: int = MAX_AUTOPLAY_STEPS
+    rules: Rules, state: Any, bot_seats: Collection[int], *, max_steps: int = MAX_AUTOPLAY_STEPS,
+    standing: Optional["StandingBook"] = None,
 ) -> tuple[Any, list[Event]]:
     """Resolve chance and answer bot seats until only humans owe an answer or the game ends.
 
@@ -49,6 +53,11 @@ def autoplay(
     in the game) is replaced by the decision's default, which is always legal.  Free
     actions never block anyone, so bots leave them alone.  Returns the state and the
     events made, in stored form.
+
+    With ``standing`` (the players' standing orders, :mod:`service.standing_orders`),
+    a human's decision that one of their orders answers is answered here too, in the
+    decisions' ``order`` like a bot's; an answer the rules refuse is not replaced but
+    left to the player, and ``standing`` records which events each answer made.
     """
     bot_seats = frozenset(bot_seats)
     events: list[Event] = []
@@ -60,6 +69,17 @@ def autoplay(
             state, made = step_as_stored(rules, state, chance_command(pending.chance))
         else:
             owed = [d for d in pending.blocking if d.seat in bot_seats]
+            ordered = _standing_answer(standing, pending.blocking, bot_seats) if standing is not None else None
+            if ordered is not None and (not owed or ordered[0].order <= min(d.order for d in owed)):
+                decision, command, order_id = ordered
+                try:
+                    state, made = step_as_stored(rules, state, command)
+                except RuleViolation:
+                    standing.refused(decision)
+                    continue
+                standing.applied(decision, order_id, len(events), len(made))
+                events.extend(made)
+                continue
             if not owed:
                 return state, events
             decision = min(owed, key=lambda d: d.order)
@@ -69,3 +89,13 @@ def autoplay(
                 state, made = step_as_stored(rules, state, decision.default)
         events.extend(made)
     raise AutoplayRunaway(f"{rules.name}: still resolving chance or bot moves after {max_steps} steps")
+
+
+def _standing_answer(standing: "StandingBook", blocking: Sequence[Decision],
+                     bot_seats: frozenset[int]) -> Optional[tuple[Decision, Command, int]]:
+    """The first human decision (in ``order``) that a standing order answers."""
+    for decision in sorted((d for d in blocking if d.seat not in bot_seats), key=lambda d: d.order):
+        found = standing.answer(decision)
+        if found is not None:
+            return decision, found[0], found[1]
+    return None

@@ -13,6 +13,8 @@ import sys
 from typing import Any, Callable, Iterator, Optional
 from urllib.parse import urlsplit, urlunsplit
 
+import json
+
 import click
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
@@ -22,7 +24,7 @@ from service.config import SETTINGS, Config, load_config, settings_table
 from service.errors import ServiceError
 
 #: Settings whose values are never printed.
-SECRET_SETTINGS = {"secret_key"}
+SECRET_SETTINGS = {"secret_key", "inbound_mail_secret", "smtp_password"}
 #: Settings that are URLs and may carry a password.
 URL_SETTINGS = {"database_url", "redis_url"}
 
@@ -272,6 +274,78 @@ def mail_deliver() -> None:
     click.echo(f"{sent} sent, {left} still pending.")
     if left:
         sys.exit(1)
+
+
+@mail_group.command("receive")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8025, show_default=True, help="Port to listen on.")
+@click.option("--lmtp", is_flag=True, help="Speak LMTP (for an MTA's local delivery) instead of SMTP.")
+def mail_receive(host: str, port: int, lmtp: bool) -> None:
+    """Receive replies to table-talk mail over SMTP (or LMTP) and post them.
+
+    Point the MTA for CAPUA_INBOUND_MAIL_DOMAIN at this server; it accepts mail only
+    for verified talk+... reply addresses and refuses strangers and tampered addresses.
+    """
+    import signal
+    import threading
+
+    from service import inbound_mail
+    from service.database import Database
+
+    config = _config()
+    if not config.inbound_mail_domain:
+        raise click.ClickException("set CAPUA_INBOUND_MAIL_DOMAIN first: it is the domain of the reply addresses")
+    database = Database.from_config(config)
+    controller = inbound_mail.make_controller(database.sessions, config, host=host, port=port, lmtp=lmtp)
+    try:
+        controller.start()
+    except (OSError, RuntimeError) as err:
+        database.engine.dispose()
+        raise click.ClickException(f"cannot listen on {host}:{port}: {err}") from None
+    _progress(f"Receiving replies for @{config.inbound_mail_domain} over {'LMTP' if lmtp else 'SMTP'} "
+              f"on {host}:{port} (Ctrl-C to stop).")
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    try:
+        stopped.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        controller.stop()
+        database.engine.dispose()
+
+
+@cli.group("cards")
+def cards_group() -> None:
+    """The card sets the games are played with."""
+
+
+@cards_group.command("list")
+@click.argument("game")
+@click.option("--set", "set_name", default="default", show_default=True, help="Which card set.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def cards_list(game: str, set_name: str, as_json: bool) -> None:
+    """Print every card of GAME's card set (pax, rom, spartacus)."""
+    from service.catalogue import card_list, games_with_cards
+
+    if game not in games_with_cards():
+        raise click.BadParameter(f"choose one of {', '.join(games_with_cards())}", param_hint="GAME")
+    try:
+        rows = card_list(game, set_name)
+    except (OSError, ValueError) as err:
+        raise click.ClickException(f"card set {set_name!r} of {game}: {err}") from None
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    width = max(len(r["name"]) for r in rows)
+    deck = None
+    for row in rows:
+        if row["deck"] != deck:
+            deck = row["deck"]
+            click.echo(f"\n{deck}")
+        count = f"{row['count']}x" if row.get("count", 1) != 1 else ""
+        click.echo(f"  {count:>4} {row['name']:<{width}}  {row['text']}")
+    click.echo(f"\n{len(rows)} entries in the {set_name} set of {game}.")
 
 
 @cli.command("config")

@@ -9,6 +9,7 @@ The table in the README is generated from :data:`SETTINGS` (``capua config``).
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -54,6 +55,45 @@ SETTINGS: tuple[Setting, ...] = (
             "Default time per decision for new games."),
     Setting("rate_limit", "CAPUA_RATE_LIMIT", "120 per minute",
             "Requests per client for the API (answered with 429 beyond it)."),
+    Setting("smtp_host", "CAPUA_SMTP_HOST", "localhost",
+            "SMTP server of the 'smtp' mail backend."),
+    Setting("smtp_port", "CAPUA_SMTP_PORT", "587",
+            "Port of the SMTP server (587 submission with STARTTLS, 465 implicit TLS, 25 plain)."),
+    Setting("smtp_security", "CAPUA_SMTP_SECURITY", "starttls",
+            "'starttls' (upgrade the connection, required), 'ssl' (TLS from the first byte) or 'none'."),
+    Setting("smtp_username", "CAPUA_SMTP_USERNAME", "",
+            "SMTP login. Empty: send without authenticating."),
+    Setting("smtp_password", "CAPUA_SMTP_PASSWORD", "",
+            "SMTP password (never printed by `capua config`)."),
+    Setting("smtp_timeout_seconds", "CAPUA_SMTP_TIMEOUT_SECONDS", "20",
+            "How long one SMTP conversation may take before it counts as a transient failure."),
+    Setting("task_time_limit_seconds", "CAPUA_TASK_TIME_LIMIT_SECONDS", "60",
+            "Hard time limit of every worker task; a mail claimed longer ago than this (plus a margin) "
+            "belongs to a dead worker and is sent again."),
+    Setting("celery_queue", "CAPUA_CELERY_QUEUE", "capua",
+            "Celery queue the web processes enqueue to and the workers consume."),
+    Setting("deadline_sweep_seconds", "CAPUA_DEADLINE_SWEEP_SECONDS", "2",
+            "How often beat (or the in-process worker) looks for passed deadlines and due reminders."),
+    Setting("outbox_sweep_seconds", "CAPUA_OUTBOX_SWEEP_SECONDS", "15",
+            "How often beat re-enqueues pending mail, resets mail stuck with a dead worker and composes "
+            "notifications whose time has come (digests, quiet hours)."),
+    Setting("notify_coalesce_seconds", "CAPUA_NOTIFY_COALESCE_SECONDS", "60",
+            "At most one notification mail per player per this many seconds: what arrives meanwhile is "
+            "coalesced into the next mail."),
+    Setting("vacation_days_per_year", "CAPUA_VACATION_DAYS_PER_YEAR", "14",
+            "Vacation days each player may spend per calendar year when a deadline would pass."),
+    Setting("webhooks_allow_private", "CAPUA_WEBHOOKS_ALLOW_PRIVATE", "0",
+            "Let webhooks reach loopback, link-local and private addresses (checked after DNS at send time). "
+            "Keep 0 in production."),
+    Setting("webhook_retry_schedule", "CAPUA_WEBHOOK_RETRY_SCHEDULE", "5s,5m,30m,2h,5h,10h,10h",
+            "Delays between a failed webhook attempt and the next (s, m, h; jittered); after the last the "
+            "endpoint is disabled and its owner emailed."),
+    Setting("webhook_timeout_seconds", "CAPUA_WEBHOOK_TIMEOUT_SECONDS", "15",
+            "How long a webhook receiver has to answer one attempt."),
+    Setting("inbound_mail_domain", "CAPUA_INBOUND_MAIL_DOMAIN", "",
+            "Domain of the talk+<token>@domain reply addresses of table-talk mail. Empty: replies by mail are off."),
+    Setting("inbound_mail_secret", "CAPUA_INBOUND_MAIL_SECRET", "",
+            "Shared secret (HTTP Basic password) of POST /api/v1/inbound/mail. Empty: that endpoint is off."),
 )
 
 
@@ -74,7 +114,29 @@ class Config:
     session_days: int
     default_clock_hours: int
     rate_limit: str
+    smtp_host: str
+    smtp_port: int
+    smtp_security: str
+    smtp_username: str
+    smtp_password: str
+    smtp_timeout_seconds: int
+    task_time_limit_seconds: int
+    celery_queue: str
+    deadline_sweep_seconds: int
+    outbox_sweep_seconds: int
+    notify_coalesce_seconds: int
+    vacation_days_per_year: int
+    webhooks_allow_private: bool
+    webhook_retry_schedule: str
+    webhook_timeout_seconds: int
+    inbound_mail_domain: str
+    inbound_mail_secret: str
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def webhook_retry_delays(self) -> tuple[float, ...]:
+        """The webhook retry schedule in seconds (validated when the settings load)."""
+        return parse_durations(self.webhook_retry_schedule)
 
     @property
     def embedded(self) -> bool:
@@ -82,8 +144,11 @@ class Config:
         return not self.redis_url
 
 
-_INT = {"snapshot_every", "idempotency_ttl_hours", "magic_link_ttl_minutes", "session_days", "default_clock_hours"}
-_BOOL = {"dev_pages"}
+_INT = {"snapshot_every", "idempotency_ttl_hours", "magic_link_ttl_minutes", "session_days", "default_clock_hours",
+        "smtp_port", "smtp_timeout_seconds", "task_time_limit_seconds", "deadline_sweep_seconds",
+        "outbox_sweep_seconds", "notify_coalesce_seconds", "vacation_days_per_year",
+        "webhook_timeout_seconds"}
+_BOOL = {"dev_pages", "webhooks_allow_private"}
 
 
 def load_config(overrides: Optional[Mapping[str, Any]] = None, environ: Optional[Mapping[str, str]] = None) -> Config:
@@ -115,9 +180,59 @@ def load_config(overrides: Optional[Mapping[str, Any]] = None, environ: Optional
         values[s.name] = value
     if values["mail_backend"] not in {"outbox", "smtp"}:
         raise ValueError(f"CAPUA_MAIL_BACKEND must be 'outbox' or 'smtp', not {values['mail_backend']!r}")
+    if values["smtp_security"] not in {"starttls", "ssl", "none"}:
+        raise ValueError(f"CAPUA_SMTP_SECURITY must be 'starttls', 'ssl' or 'none', not {values['smtp_security']!r}")
+    if not 0 < values["smtp_port"] < 65536:
+        raise ValueError(f"CAPUA_SMTP_PORT={values['smtp_port']} is not a port")
+    for name in ("task_time_limit_seconds", "deadline_sweep_seconds", "outbox_sweep_seconds"):
+        if values[name] < 1:
+            raise ValueError(f"{_ENV_OF[name]} must be at least 1")
+    if not values["celery_queue"].strip():
+        raise ValueError("CAPUA_CELERY_QUEUE must not be empty")
+    try:
+        parse_durations(values["webhook_retry_schedule"])
+    except ValueError as err:
+        raise ValueError(f"CAPUA_WEBHOOK_RETRY_SCHEDULE={values['webhook_retry_schedule']!r}: {err}") from None
+    values["inbound_mail_domain"] = str(values["inbound_mail_domain"]).strip().lower()
+    if values["inbound_mail_domain"] and not _DOMAIN.match(values["inbound_mail_domain"]):
+        raise ValueError(f"CAPUA_INBOUND_MAIL_DOMAIN={values['inbound_mail_domain']!r} is not a domain name")
     if not values["secret_key"]:
         values["secret_key"] = _instance_secret(Path(instance_dir))
     return Config(**values, extra=overrides)
+
+
+_DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$")
+_DURATION_UNIT = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, None: 1}
+_DOMAIN = re.compile(r"^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$")
+
+
+def parse_durations(text: str) -> tuple[float, ...]:
+    """``"5s,5m,2h"`` -> seconds ``(5.0, 300.0, 7200.0)``; a bare number is seconds.
+
+    Raises ``ValueError`` for an empty list or an unreadable item.
+    """
+    items = [item.strip().lower() for item in str(text).split(",") if item.strip()]
+    if not items:
+        raise ValueError("give at least one delay, like 5s,5m,30m")
+    out = []
+    for item in items:
+        match = _DURATION.match(item)
+        if match is None:
+            raise ValueError(f"{item!r} is not a delay (use a number with s, m, h or d)")
+        out.append(float(match.group(1)) * _DURATION_UNIT[match.group(2)])
+    return tuple(out)
+
+
+_ENV_OF = {s.name: s.env for s in SETTINGS}
+
+
+def env_setting(name: str, environ: Optional[Mapping[str, str]] = None) -> str:
+    """The raw value of one setting from the environment (or its default), without
+    loading the rest: the Celery app reads its few settings at import this way, where
+    :func:`load_config` would create the instance folder's secret as a side effect."""
+    env = os.environ if environ is None else environ
+    setting = next(s for s in SETTINGS if s.name == name)
+    return env.get(setting.env, setting.default).strip()
 
 
 def _instance_secret(instance_dir: Path) -> str:

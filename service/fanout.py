@@ -20,7 +20,11 @@ from service.config import Config
 from service.db import Game, Seat
 
 #: "module:function" of each listener, called in this order.
-LISTENERS: tuple[str, ...] = ()
+LISTENERS: tuple[str, ...] = (
+    "service.webhooks:on_append",
+    "service.deadlines:on_append",
+    "service.notifications:on_append",
+)
 
 Listener = Callable[[Session, Config, Game, Rules, Any, Sequence[tuple[int, Event]], Sequence[Seat]], None]
 

@@ -31,10 +31,10 @@ from engine.core import schema as schema_mod
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules
 from engine.core.types import Command, Event
-from service import fanout, store
+from service import absence, deadlines, fanout, meta_events, notifications, standing_orders, store
 from service.bots import autoplay
 from service.config import Config
-from service.db import Game, OpenDecision, Seat, User, utcnow
+from service.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.errors import Conflict, Forbidden, InvalidInput, LostRace, NotFound, StaleVersion, from_rule_violation
 
 #: Game ids are ``secrets.token_urlsafe(9)``: 12 url-safe characters, unguessable.
@@ -73,6 +73,7 @@ def create_game(
     creator_seat: Optional[int] = 0,
     clock_hours: Optional[int] = None,
     title: str = "",
+    clock: Optional[Mapping[str, Any]] = None,
 ) -> Game:
     """Create a game; start it at once if no seat is left open or invited.
 
@@ -95,7 +96,11 @@ def create_game(
             code="too_many_invites",
             details={"field": "invites", "free_seats": len(free)},
         )
-    clock = _checked_clock_hours(clock_hours, config)
+    hours = _checked_clock_hours(clock_hours, config)
+    if isinstance(clock, Mapping) and clock_hours is not None and clock.get("hours", clock_hours) != clock_hours:
+        raise InvalidInput("clock_hours and clock.hours differ; give one of them", code="invalid_clock",
+                           details={"field": "clock"})
+    hours, clock_fields = deadlines.checked_clock(clock, hours)
     title = _checked_title(title, rules)
     if creator.id is None:  # a user created in this same transaction
         session.add(creator)
@@ -111,7 +116,7 @@ def create_game(
         status="open",
         version=0,
         rules_version=rules.rules_version,
-        clock_hours=clock,
+        clock_hours=hours,
         created_by=creator.id,
         created_at=now,
         updated_at=now,
@@ -130,7 +135,9 @@ def create_game(
         for n in range(seat_count)
     ]
     session.add_all(rows)
+    session.add(GameClock(game_id=game.id, **clock_fields))
     session.flush()
+    notifications.on_game_created(session, config, game, rows)
     if not _unfilled(rows):
         _start(session, config, game, rules, rows)
     return game
@@ -250,6 +257,10 @@ def submit_command(
     if game.status != "running":
         raise Conflict("the game has not started: seats are still open", code="game_not_started",
                        details={"game_id": game.id})
+    if deadlines.is_paused(session, game.id):
+        raise Conflict("the game is paused by its creator; commands wait until it is resumed",
+                       code="game_paused", details={"game_id": game.id})
+    absence.player_acted(session, config, game, mine)
     rules = store.rules_of(game)
     state = store.load_state(session, game, rules=rules)
     command = Command(mine.seat, command_type, dict(args))
@@ -267,7 +278,7 @@ def apply_default(session: Session, config: Config, game_id: str, decision_id: s
     :class:`LostRace` like any other writer's would.
     """
     game = session.get(Game, game_id) if isinstance(game_id, str) and _GAME_ID.match(game_id) else None
-    if game is None or game.status != "running" or game.version != version:
+    if game is None or game.status != "running" or game.version != version or deadlines.is_paused(session, game.id):
         return None
     rules = store.rules_of(game)
     state = store.load_state(session, game, rules=rules)
@@ -296,13 +307,19 @@ def _advance(
             state, made = store.step_as_stored(rules, state, command)
         except RuleViolation as err:
             raise from_rule_violation(err) from err
-    state, auto = autoplay(rules, state, {s.seat for s in seats if s.is_bot})
+    book = standing_orders.book_for(session, game, seats)
+    state, auto = autoplay(rules, state, {s.seat for s in seats if s.is_bot or s.bot_since is not None},
+                           standing=book)
+    actors: list[Optional[int]] = [actor_user_id] * len(made) + [None] * len(auto)
+    for first, count, owner, _order in book.attributions if book is not None else ():
+        # A standing order's answer is the player's own, given in advance.
+        actors[len(made) + first:len(made) + first + count] = [owner] * count
     appended = store.append(
         session,
         game,
         made + auto,
         game.version,
-        [actor_user_id] * len(made) + [None] * len(auto),
+        actors,
         state=state,
         snapshot_every=config.snapshot_every,
         rules=rules,
@@ -314,6 +331,8 @@ def _advance(
         game.outcome = outcome.to_json()
     else:
         game.status = "running"
+    if book is not None and book.attributions:
+        book.record_uses(session, game.id)
     refresh_open_decisions(session, game, rules, state, seats=seats)
     fanout.after_append(session, config, game, rules, state, appended, seats)
     session.flush()
@@ -324,8 +343,9 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
                            seats: Optional[Sequence[Seat]] = None, now: Optional[dt.datetime] = None) -> None:
     """Make ``open_decisions`` list exactly the decisions open in ``state``.
 
-    Decisions no longer open are deleted; new ones get ``opened_at = now`` and, unless
-    they are free actions, ``deadline_at = now + clock_hours``.  A decision still open
+    Decisions no longer open are deleted; new ones get ``opened_at = now``,
+    ``opened_version`` and, unless they are free actions, the deadline of the game's
+    clock policy (:func:`service.deadlines.deadline_for`).  A decision still open
     keeps its row, its opening time and its deadline (answering one part of a
     simultaneous decision must not extend everybody else's clock), but its ``version``
     moves to the game's current one, because a deadline default is submitted against
@@ -347,7 +367,7 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
             session.delete(row)
         else:
             row.version = game.version
-    deadline = now + dt.timedelta(hours=game.clock_hours)
+    deadline = deadlines.deadline_for(session, game, now) if wanted else None
     for (decision_id, seat), d in wanted.items():
         holder = by_seat.get(seat)
         session.add(OpenDecision(
@@ -357,6 +377,7 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
             user_id=holder.user_id if holder is not None else None,
             mode=d.mode,
             version=game.version,
+            opened_version=game.version,
             opened_at=now,
             deadline_at=None if d.mode == "free" else deadline,
         ))
@@ -431,13 +452,37 @@ def visible_events(session: Session, game_id: str, user: Optional[User], after: 
         if not batch:
             break
         for recorded in batch:
-            data = rules.visible(recorded.event, viewer)
+            data = visible_event(rules, recorded.event, viewer)
             if data is not None:
                 out.append({"seq": recorded.seq, "type": recorded.event.type, "data": data, "at": recorded.at})
                 if len(out) == limit:
                     break
         cursor = batch[-1].seq
     return out
+
+
+def visible_event(rules: Rules, event: Event, viewer: Optional[int]) -> Optional[dict]:
+    """An event of the stream as ``viewer`` may see it: the rules' ``visible`` for game
+    events, :func:`service.meta_events.visible` for the service's own (``capua.*``),
+    which the rules never see."""
+    if meta_events.is_meta(event.type):
+        return meta_events.visible(event, viewer)
+    return rules.visible(event, viewer)
+
+
+def summary_for(session: Session, game_id: str, user: Optional[User]) -> dict:
+    """The game's own one-paragraph telling (the latest fight, for Spartacus), built by
+    ``rules.summarize`` from the events the user may see; ``None`` for games without one."""
+    game = _get_game(session, game_id)
+    viewer = _viewer(session, game, user)
+    rules = store.rules_of(game)
+    summarize = getattr(rules, "summarize", None)
+    text = None
+    if summarize is not None:
+        events = [r.event for r in store.load_events(session, game.id)
+                  if not r.event.type.startswith(store.SERVICE_EVENT_PREFIX)]
+        text = summarize(events, viewer) or None
+    return {"game_id": game.id, "version": game.version, "summary": text}
 
 
 def view_at(session: Session, game_id: str, user: Optional[User], seq: int) -> dict:

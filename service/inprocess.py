@@ -1,13 +1,16 @@
 """The embedded worker: a background thread doing what Celery does in production.
 
 ``capua serve`` without ``CAPUA_REDIS_URL`` starts one :class:`InProcessWorker` next to
-the web server.  It wakes when :func:`notify` is called (after a request committed mail)
-and every few seconds regardless, and runs its jobs; the first job delivers pending mail.
-Everything it runs is idempotent and claims its rows in the database, so it may run
-beside a Celery worker or another process's thread without doing anything twice.
+the web server.  It wakes when :func:`notify` is called (after a request committed mail
+or notifications) and every ``CAPUA_DEADLINE_SWEEP_SECONDS`` regardless, and runs its
+jobs in order (:func:`default_jobs`): apply passed deadlines, write due reminders,
+compose due notifications into mail, reset mail a dead worker left behind, deliver
+pending mail, deliver webhooks.  That is the work Celery worker and beat do in
+production, with the same service functions; everything is idempotent and claims its
+rows in the database, so it may run beside a Celery worker or another process's thread
+without doing anything twice.
 
-A job is a callable ``(session_factory, config)``: the periodic sweeps of other parts
-(deadlines, reminders) join the same thread by being passed in ``jobs``.
+A job is a callable ``(session_factory, config)``; tests pass their own ``jobs``.
 """
 
 from __future__ import annotations
@@ -26,8 +29,6 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[sessionmaker, Config], object]
 
-#: Seconds between rounds when nobody calls :func:`notify`.
-POLL_SECONDS = 5.0
 #: Retry delays for a message that failed: 5 s, 10 s, 20 s ... at most 10 minutes.
 RETRY_FIRST_SECONDS = 5.0
 RETRY_MAX_SECONDS = 600.0
@@ -65,15 +66,66 @@ class MailDelivery:
         return sent
 
 
+class Every:
+    """Runs ``job`` at most once per ``seconds`` (a sweep that need not run every round)."""
+
+    def __init__(self, seconds: float, job: Job, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds, self.job, self._clock = seconds, job, clock
+        self._next = 0.0
+
+    def __call__(self, sessions: sessionmaker, config: Config) -> object:
+        now = self._clock()
+        if now < self._next:
+            return None
+        self._next = now + self.seconds
+        return self.job(sessions, config)
+
+    def __repr__(self) -> str:
+        return f"Every({self.seconds}, {self.job!r})"
+
+
+def apply_deadlines(sessions: sessionmaker, config: Config) -> int:
+    from service import deadlines
+
+    return deadlines.run_due_deadlines(sessions, config)
+
+
+def send_reminders(sessions: sessionmaker, config: Config) -> int:
+    from service import deadlines
+
+    return deadlines.run_due_reminders(sessions, config)
+
+
+def compose_notifications(sessions: sessionmaker, config: Config) -> int:
+    from service import notifications
+
+    return len(notifications.compose_due(sessions, config))
+
+
+def reset_stuck_mail(sessions: sessionmaker, config: Config) -> int:
+    return len(mail.reset_stuck(sessions, config))
+
+
+def default_jobs(config: Optional[Config] = None) -> list[Job]:
+    """What the embedded worker runs when nobody says otherwise: the embedded
+    counterpart of the Celery worker and beat, in the order that lets one round carry a
+    passed deadline through to the mail that tells the next player; then webhooks."""
+    from service.webhook_delivery import WebhookDeliveryJob
+
+    outbox_every = float(config.outbox_sweep_seconds) if config is not None else 15.0
+    return [apply_deadlines, send_reminders, compose_notifications, Every(outbox_every, reset_stuck_mail),
+            MailDelivery(), WebhookDeliveryJob()]
+
+
 class InProcessWorker:
     """A daemon thread running ``jobs`` on every :meth:`notify` and every ``interval`` s."""
 
     def __init__(self, sessions: sessionmaker, config: Config, *, jobs: Optional[Iterable[Job]] = None,
-                 interval: float = POLL_SECONDS) -> None:
+                 interval: Optional[float] = None) -> None:
         self.sessions = sessions
         self.config = config
-        self.jobs: list[Job] = list(jobs) if jobs is not None else [MailDelivery()]
-        self.interval = interval
+        self.jobs: list[Job] = list(jobs) if jobs is not None else default_jobs(config)
+        self.interval = interval if interval is not None else float(config.deadline_sweep_seconds)
         self.rounds = 0
         self._wake = threading.Event()
         self._stop = threading.Event()

@@ -10,28 +10,38 @@ no-op.  Who calls :func:`deliver` after a commit is decided by
 configured; both also sweep pending rows periodically, so a lost notification only
 delays a mail.
 
-Backends turn a finished :class:`email.message.EmailMessage` into a sent mail.  The only
-one today is :class:`OutboxBackend`, which writes ``.eml`` files that ``/dev/outbox``
-lists; another (SMTP) is one more entry in :data:`BACKENDS`.
+Backends turn a finished :class:`email.message.EmailMessage` into a sent mail:
+:class:`OutboxBackend` writes ``.eml`` files that ``/dev/outbox`` lists,
+:class:`service.smtp.SmtpBackend` hands them to a mail server.
+
+A worker that dies between its claim and recording the result leaves the row in
+``sending``; :func:`reset_stuck` (run by the sweeps) puts a row back to ``pending`` once
+its ``claimed_at`` is older than the task's hard time limit, when no live worker can
+still be sending it.  The ``Message-ID`` is derived from the row, so the one case where a
+message may reach the server twice (the worker died after the server accepted the data
+but before the row said ``sent``) hands over the same message twice, which receivers
+recognise; see ``docs/notifications.md`` for the whole argument.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import email.policy
 import email.utils
 import functools
 import logging
 import os
 import re
+import sys
 import tempfile
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Protocol, Sequence, Union
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.config import Config
@@ -54,6 +64,21 @@ _QUEUED = "capua.queued_mail"
 
 class TransientMailError(Exception):
     """Sending failed and the message went back to ``pending``: try again later."""
+
+
+class PermanentMailError(Exception):
+    """A backend's word that this message will never be accepted (an SMTP 5xx reply):
+    the row is marked ``failed`` at once instead of being retried."""
+
+
+
+
+def claim_timeout(config: Config) -> dt.timedelta:
+    """How old a worker's claim must be before it can only belong to a dead worker: the
+    task time limit (a live task is killed by then) plus half of it, at least 5 s, for
+    clock skew between machines."""
+    limit = config.task_time_limit_seconds
+    return dt.timedelta(seconds=limit + max(5, limit // 2))
 
 
 # --------------------------------------------------------------------------- composing
@@ -93,6 +118,27 @@ def queue_mail(session: Session, *, to: str, subject: str, text: str, html: str 
     session.flush()
     session.info.setdefault(_QUEUED, []).append(message.id)
     return message
+
+
+def queue_mails(session: Session, messages: Sequence[Mapping[str, Any]]) -> list[MailMessage]:
+    """:func:`queue_mail` for several messages (each a dict of its keyword arguments),
+    written with one flush: the composer's batch inserts its mails in one round trip."""
+    rows = []
+    for m in messages:
+        extra = {str(k): str(v) for k, v in (m.get("headers") or {}).items()}
+        to, subject, kind = m["to"], m["subject"], m.get("kind", "")
+        for value in (to, subject, kind, *extra, *extra.values()):
+            if _HEADER_UNSAFE.search(value):
+                raise ValueError(f"line break in a mail header: {value!r}")
+        rows.append(MailMessage(to_address=to, subject=subject[:255], text_body=m["text"],
+                                html_body=m.get("html") or "", kind=kind, headers=extra, status="pending",
+                                attempts=0, last_error=""))
+    if not rows:
+        return []
+    session.add_all(rows)
+    session.flush()
+    session.info.setdefault(_QUEUED, []).extend(r.id for r in rows)
+    return rows
 
 
 def take_queued(session: Session) -> list[int]:
@@ -161,9 +207,16 @@ class OutboxBackend:
             raise
 
 
+def _smtp_backend(config: Config) -> MailBackend:
+    from service.smtp import SmtpBackend
+
+    return SmtpBackend.from_config(config)
+
+
 #: ``CAPUA_MAIL_BACKEND`` -> how to build that backend from the settings.
 BACKENDS: dict[str, Callable[[Config], MailBackend]] = {
     "outbox": OutboxBackend.from_config,
+    "smtp": _smtp_backend,
 }
 
 
@@ -190,34 +243,124 @@ def deliver(session_factory: sessionmaker, config: Config, message_id: int) -> b
     sending, so a duplicate task, a sweep and a notification racing for the same row
     send it once.  A failure puts the row back to ``pending`` and raises
     :class:`TransientMailError` (callers retry with backoff) until :data:`MAX_ATTEMPTS`,
-    after which the row is ``failed`` and ``False`` is returned.
+    after which the row is ``failed`` and ``False`` is returned; a
+    :class:`PermanentMailError` fails it at once.
     """
     with session_factory() as session:
         claimed = session.execute(
             update(MailMessage)
             .where(MailMessage.id == message_id, MailMessage.status == "pending")
-            .values(status="sending", attempts=MailMessage.attempts + 1)
+            .values(status="sending", attempts=MailMessage.attempts + 1, claimed_at=utcnow())
         ).rowcount
         session.commit()
         if not claimed:
             return False
-        row = session.get(MailMessage, message_id)
-        try:
-            backend_for(config).send(build_email(config, row), outbox_key(row))
-        except Exception as err:
-            final = row.attempts >= MAX_ATTEMPTS
-            row.status = "failed" if final else "pending"
-            row.last_error = f"{type(err).__name__}: {err}"[:2000]
-            session.commit()
-            if final:
-                log.error("mail %s failed for good after %s attempts: %s", message_id, row.attempts, row.last_error)
-                return False
-            raise TransientMailError(f"mail {message_id}: {row.last_error}") from err
-        row.status = "sent"
-        row.sent_at = utcnow()
-        row.last_error = ""
+        return _send_claimed(session, config, session.get(MailMessage, message_id), backend_for(config))
+
+
+def _send_claimed(session: Session, config: Config, row: MailMessage, backend: MailBackend) -> bool:
+    """Send a row this worker has claimed and record the outcome (see :func:`deliver`)."""
+    try:
+        backend.send(build_email(config, row), outbox_key(row))
+    except Exception as err:
+        return _send_failed(session, row, err)
+    # Recorded at once, message by message: the window in which a dead worker leaves a
+    # message sent but not marked is one commit long.
+    row.status = "sent"
+    row.sent_at = utcnow()
+    row.last_error = ""
+    session.commit()
+    return True
+
+
+#: :func:`deliver_many` records the messages it sent in groups of this many: one commit
+#: per group instead of one per message.  A worker that dies within a group sends those
+#: messages again, with the same ``Message-ID`` (see ``docs/notifications.md``).
+SENT_GROUP = 20
+
+
+def _send_failed(session: Session, row: MailMessage, err: BaseException) -> bool:
+    """Record a failed attempt: back to ``pending`` (raising :class:`TransientMailError`)
+    or, after :data:`MAX_ATTEMPTS` or a permanent refusal, ``failed`` (returning ``False``)."""
+    final = row.attempts >= MAX_ATTEMPTS or isinstance(err, PermanentMailError)
+    row.status = "failed" if final else "pending"
+    row.claimed_at = None
+    row.last_error = f"{type(err).__name__}: {err}"[:2000]
+    session.commit()
+    if final:
+        log.error("mail %s failed for good after %s attempts: %s", row.id, row.attempts, row.last_error)
+        return False
+    raise TransientMailError(f"mail {row.id}: {row.last_error}") from err
+
+
+def deliver_many(session_factory: sessionmaker, config: Config, message_ids: Iterable[int]) -> tuple[int, list[int]]:
+    """:func:`deliver` for several rows with one claim and one backend connection:
+    ``(sent, ids that failed transiently)``.  What a composer calls for the mail it just
+    queued, so that a burst of notifications costs a fraction of a commit per message."""
+    ids = [int(i) for i in message_ids]
+    if not ids:
+        return 0, []
+    sent, retry, done = 0, [], []
+    with session_factory() as session:
+        claimed = list(session.scalars(
+            update(MailMessage)
+            .where(MailMessage.id.in_(ids), MailMessage.status == "pending")
+            .values(status="sending", attempts=MailMessage.attempts + 1, claimed_at=utcnow())
+            .returning(MailMessage.id)
+        ))
         session.commit()
-        return True
+        backend = backend_for(config)
+        rows = list(session.scalars(select(MailMessage).where(MailMessage.id.in_(claimed)).order_by(MailMessage.id)))
+
+        def record() -> None:
+            if done:
+                session.execute(update(MailMessage).where(MailMessage.id.in_(done), MailMessage.status == "sending")
+                                .values(status="sent", sent_at=utcnow(), last_error="", claimed_at=None)
+                                .execution_options(synchronize_session=False))
+                session.commit()
+                done.clear()
+
+        for row in rows:
+            try:
+                backend.send(build_email(config, row), outbox_key(row))
+            except Exception:
+                record()
+                try:
+                    _send_failed(session, row, sys.exc_info()[1])
+                except TransientMailError as err:
+                    log.warning("%s", err)
+                    retry.append(row.id)
+                continue
+            done.append(row.id)
+            sent += 1
+            if len(done) >= SENT_GROUP:
+                record()
+        record()
+    return sent, retry
+
+
+def reset_stuck(session_factory: sessionmaker, config: Config, now: Optional[dt.datetime] = None) -> list[int]:
+    """Put back to ``pending`` the rows a dead worker left in ``sending``; returns their ids.
+
+    A claim older than ``CAPUA_TASK_TIME_LIMIT_SECONDS`` (plus a margin) cannot belong to
+    a live task: the worker kills any task at its hard time limit.
+    """
+    now = now or utcnow()
+    stale = now - claim_timeout(config)
+    with session_factory() as session:
+        ids = list(session.scalars(select(MailMessage.id).where(
+            MailMessage.status == "sending",
+            or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))))
+        if not ids:
+            return []
+        session.execute(update(MailMessage)
+                        .where(MailMessage.id.in_(ids), MailMessage.status == "sending",
+                               or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))
+                        .values(status="pending", claimed_at=None,
+                                last_error="the worker sending it stopped; sending again"))
+        session.commit()
+    log.warning("mail %s was stuck with a dead worker; it goes out again", ids)
+    return ids
 
 
 def pending_ids(session_factory: sessionmaker, limit: int = 500) -> list[int]:

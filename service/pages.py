@@ -20,11 +20,13 @@ from typing import Any, Iterable, Mapping, Optional
 
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound
+from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
-from service import auth, games, mail
+from service import absence, auth, deadlines, games, mail, talk
 from service.database import config as app_config
 from service.database import session as db_session
+from service.db import Game, Seat
 from service.errors import InvalidInput, LostRace, ServiceError, StaleVersion
 
 bp = Blueprint("pages", __name__)
@@ -96,6 +98,103 @@ def game_join(game_id: str):
     return redirect(url_for("pages.game_page", game_id=game_id), code=303)
 
 
+@bp.post("/games/<game_id>/messages")
+def game_talk(game_id: str):
+    """Post a table-talk message (public, or private to the seats ticked)."""
+    user = auth.current_user()
+    if user is None:
+        return _to_signin(url_for("pages.game_page", game_id=game_id))
+    s = db_session()
+    try:
+        to = [_form_seat(v) for v in request.form.getlist("to")] or None
+        talk.post_message(s, app_config(), game_id, user, body=request.form.get("body", ""), to=to, via="web")
+        s.commit()
+    except ServiceError as err:
+        s.rollback()
+        return _render_game(game_id, error=err.message, status=err.status)
+    _notify_committed_mail()
+    return redirect(url_for("pages.game_page", game_id=game_id) + "#talk", code=303)
+
+
+# --------------------------------------------------------------------------- the clock: creator's controls, "I am back"
+
+
+@bp.post("/games/<game_id>/pause")
+def game_pause(game_id: str):
+    """The creator pauses the game (as ``POST /api/v1/games/{id}/pause``)."""
+    return _clock_action(game_id, lambda s, user: deadlines.pause(
+        s, app_config(), game_id, user, request.form.get("reason", "").strip()))
+
+
+@bp.post("/games/<game_id>/resume")
+def game_resume(game_id: str):
+    """The creator resumes a paused game (as ``POST /api/v1/games/{id}/resume``)."""
+    return _clock_action(game_id, lambda s, user: deadlines.resume(s, app_config(), game_id, user))
+
+
+@bp.post("/games/<game_id>/deadlines/extend")
+def game_extend(game_id: str):
+    """The creator extends the open deadlines, of one seat if the form names it."""
+    def extend(s, user):
+        hours = _form_int(request.form, "hours", "The hours to extend by must be a whole number.")
+        seat_text = request.form.get("seat", "").strip()
+        seat = _form_seat(seat_text) if seat_text else None
+        deadlines.extend(s, app_config(), game_id, user, hours, seat)
+
+    return _clock_action(game_id, extend)
+
+
+@bp.post("/games/<game_id>/return")
+def game_return(game_id: str):
+    """"I am back": the player takes their seat back from the bot (as ``/return``)."""
+    return _clock_action(game_id, lambda s, user: absence.take_back_seat(s, app_config(), game_id, user))
+
+
+def _clock_action(game_id: str, act):
+    user = auth.current_user()
+    if user is None:
+        return _to_signin(url_for("pages.game_page", game_id=game_id))
+    s = db_session()
+    try:
+        act(s, user)
+        s.commit()
+    except ServiceError as err:
+        s.rollback()
+        return _render_game(game_id, error=err.message, status=err.status)
+    _notify_committed_mail()
+    return redirect(url_for("pages.game_page", game_id=game_id) + "#clock", code=303)
+
+
+def _clock_controls(s, game_id: str, user) -> Optional[dict]:
+    """What the clock panel offers ``user``: the creator's pause/resume/extend, and
+    "I am back" to a player whose seat the bot plays; ``None`` when nothing."""
+    if user is None:
+        return None
+    game = s.get(Game, game_id)
+    if game is None or game.status != "running":
+        return None
+    clock = deadlines.clock_view(s, game_id)
+    my_seat = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.user_id == user.id))
+    controls = {
+        "creator": game.created_by == user.id,
+        "paused": clock["paused"],
+        "has_deadlines": bool(clock["deadlines"]),
+        "seats": list(range(game.seat_count)),
+        "max_hours": deadlines.MAX_CLOCK_HOURS,
+        "bot_plays_me": my_seat is not None and my_seat.bot_since is not None,
+    }
+    if not controls["creator"] and not controls["bot_plays_me"]:
+        return None
+    return controls
+
+
+def _form_seat(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidInput("The form named an unknown seat; reload the page.", code="bad_form") from None
+
+
 def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200):
     user = auth.current_user()
     s = db_session()
@@ -113,6 +212,8 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
         seat_names={seat.get("seat"): seat.get("name") for seat in view.get("seats") or [] if isinstance(seat, Mapping)},
         decisions=[_decision_form(d, cards) for d in decisions],
         error=error,
+        talk=talk.latest_for(s, game_id, user),
+        clock_controls=_clock_controls(s, game_id, user),
     ), status
 
 
@@ -296,11 +397,12 @@ def _json_value(text: str, label: str) -> Any:
         raise InvalidInput(f"{label}: not a readable value.", code="bad_form") from None
 
 
-def _form_int(form: MultiDict, name: str) -> int:
+def _form_int(form: MultiDict, name: str, message: Optional[str] = None) -> int:
     try:
-        return int(form.get(name, ""))
+        return int(form.get(name, "").strip())
     except ValueError:
-        raise InvalidInput(f"The form is missing its {name}; reload the page.", code="bad_form") from None
+        raise InvalidInput(message or f"The form is missing its {name}; reload the page.", code="bad_form",
+                           details={"field": name}) from None
 
 
 def _to_signin(next_url: Optional[str] = None):
@@ -363,5 +465,11 @@ def register(app: Flask) -> None:
     app.jinja_env.globals.update(dev_pages=config.dev_pages)
     app.jinja_env.filters.update(linkify=linkify, when=when)
     app.register_blueprint(bp)
+    from service import automation_pages
+
+    app.register_blueprint(automation_pages.bp)
     if config.dev_pages:
         app.register_blueprint(dev)
+    from service.notify import pages as notify_pages
+
+    notify_pages.register(app)

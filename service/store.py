@@ -48,6 +48,11 @@ from service.errors import LostRace
 
 log = logging.getLogger(__name__)
 
+#: Type prefix of the service's own events (pause, missed deadline...: see
+#: :mod:`service.meta_events`).  They share the stream and its versions, but the rules
+#: never fold them: they are not moves of the game.
+SERVICE_EVENT_PREFIX = "capua."
+
 
 @dataclass(frozen=True)
 class RecordedEvent:
@@ -226,7 +231,8 @@ def load_state_at(session: Session, game: Game, seq: int, *, rules: Optional[Rul
     base_seq, state = _newest_snapshot(session, game, rules, seq)
     if state is None:
         base_seq, state = 0, rules.initial_state(game.seat_count, game.options)
-    state = replay(rules, state, (r.event for r in load_events(session, game.id, after=base_seq, upto=seq)))
+    events = load_events(session, game.id, after=base_seq, upto=seq)
+    state = replay(rules, state, (r.event for r in events if not r.event.type.startswith(SERVICE_EVENT_PREFIX)))
     remember_state(session, game.id, seq, rules.rules_version, state)
     return state
 

@@ -9,15 +9,18 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import sessionmaker
 
-from service import mail
+from service import mail, webhook_delivery
 from service.config import Config, load_config
 from service.database import Database
 from worker.celery_app import app
 
 #: At most this many messages are enqueued per sweep; the next sweep takes the rest.
 SWEEP_BATCH = 500
+#: A webhook retry due within this many seconds is a task countdown; later ones wait for the sweep.
+WEBHOOK_COUNTDOWN_MAX = 60
 
 
 @dataclass(frozen=True)
@@ -56,3 +59,134 @@ def sweep_mail() -> int:
     for message_id in ids:
         deliver_mail.delay(message_id)
     return len(ids)
+
+
+@app.task(name="worker.tasks.deliver_webhook", acks_late=True)
+def deliver_webhook(delivery_id: int) -> str:
+    """Attempt webhook delivery ``delivery_id`` if it is due; a no-op otherwise.
+
+    A failure is not a Celery retry: the row gets its next attempt time from the
+    retry schedule, and a short wait (the first retries) is a countdown here while
+    longer ones are picked up by :func:`sweep_webhooks`.
+    """
+    rt = runtime()
+    outcome = webhook_delivery.deliver(rt.sessions, rt.config, int(delivery_id))
+    if outcome == "retry":
+        wait = webhook_delivery.seconds_until_due(rt.sessions, int(delivery_id))
+        if wait is not None and wait <= WEBHOOK_COUNTDOWN_MAX:
+            deliver_webhook.apply_async((int(delivery_id),), countdown=wait)
+    return outcome
+
+
+@app.task(name="worker.tasks.sweep_webhooks", acks_late=True)
+def sweep_webhooks() -> int:
+    """Enqueue every webhook message that is due (beat, every few seconds): retries
+    whose time has come, sends a dead worker left behind, notifications lost."""
+    ids = webhook_delivery.due_ids(runtime().sessions, limit=SWEEP_BATCH)
+    for delivery_id in ids:
+        deliver_webhook.delay(delivery_id)
+    return len(ids)
+
+
+# --------------------------------------------------------------------------- notifications and deadlines
+
+#: Retry policy of enqueuing from a web request: a broker hiccup is retried briefly, then
+#: the sweeps take over (the rows are committed).
+_ENQUEUE_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+
+
+def enqueue_compose(config: Config, user_ids) -> None:
+    """After a commit that wrote notifications: one task composes (and sends) the mail of
+    every player that commit concerns."""
+    ids = sorted({int(u) for u in user_ids})
+    if ids:
+        compose_notifications.apply_async((ids,), queue=config.celery_queue, retry=True,
+                                          retry_policy=_ENQUEUE_RETRY)
+
+
+def enqueue_deadlines(config: Config, deadlines) -> None:
+    """After a commit that set deadlines: a task at each deadline near enough
+    (:data:`service.deadlines.ETA_HORIZON`); the beat sweep covers the others."""
+    from service.db import utcnow
+    from service.deadlines import ETA_HORIZON
+
+    now = utcnow()
+    for row_id, deadline in deadlines:
+        if deadline is not None and deadline - now <= ETA_HORIZON:
+            apply_deadline.apply_async((int(row_id),), eta=deadline, queue=config.celery_queue, retry=True,
+                                       retry_policy=_ENQUEUE_RETRY)
+
+
+def _deliver_now(mail_ids) -> int:
+    """Send mail just composed from this task, over one connection; what fails
+    transiently goes the way of every mail: a ``deliver_mail`` task retrying with backoff."""
+    rt = runtime()
+    sent, retry = mail.deliver_many(rt.sessions, rt.config, mail_ids)
+    for mail_id in retry:
+        deliver_mail.apply_async((mail_id,), countdown=5, queue=rt.config.celery_queue)
+    return sent
+
+
+@app.task(name="worker.tasks.compose_notifications", acks_late=True, autoretry_for=(OperationalError,),
+          retry_backoff=2, retry_backoff_max=60, retry_jitter=True, max_retries=5)
+def compose_notifications(user_ids) -> int:
+    """Compose each player's due notifications into one mail and send it; a no-op for a
+    player with nothing due (another composer, or the coalescing window, took them).
+    Returns how many mails went out."""
+    from service import notifications
+
+    rt = runtime()
+    ids = [user_ids] if isinstance(user_ids, int) else list(user_ids)
+    return _deliver_now(notifications.compose_many(rt.sessions, rt.config, ids))
+
+
+@app.task(name="worker.tasks.sweep_outbox", acks_late=True)
+def sweep_outbox() -> int:
+    """Beat, every ``CAPUA_OUTBOX_SWEEP_SECONDS``: put mail a dead worker left in
+    ``sending`` back in line, and compose the notifications whose time has come."""
+    from service import notifications
+
+    rt = runtime()
+    stuck = mail.reset_stuck(rt.sessions, rt.config)
+    composed = notifications.compose_due(rt.sessions, rt.config, limit=SWEEP_BATCH)
+    return _deliver_now(stuck + composed)
+
+
+@app.task(name="worker.tasks.apply_deadline", bind=True, acks_late=True, autoretry_for=(OperationalError,),
+          retry_backoff=1, retry_backoff_max=30, retry_jitter=True, max_retries=5)
+def apply_deadline(self, row_id: int) -> str:
+    """Act on open decision ``row_id`` if its deadline has passed; harmless when it has
+    not, when it was answered, or when another task or the sweep acted first."""
+    from service import deadlines
+
+    rt = runtime()
+    outcome = deadlines.apply_deadline(rt.sessions, rt.config, int(row_id))
+    if outcome == "retry":  # another change to the game won the race: look again at once
+        raise self.retry(countdown=0.2, max_retries=5)
+    return outcome
+
+
+@app.task(name="worker.tasks.send_reminder", acks_late=True, autoretry_for=(OperationalError,),
+          retry_backoff=2, retry_backoff_max=60, retry_jitter=True, max_retries=5)
+def send_reminder(row_id: int) -> bool:
+    """Write the reminder of open decision ``row_id`` (once per deadline) and compose it."""
+    from service import deadlines
+
+    rt = runtime()
+    return deadlines.send_reminder(rt.sessions, rt.config, int(row_id))
+
+
+@app.task(name="worker.tasks.sweep_deadlines", acks_late=True)
+def sweep_deadlines() -> int:
+    """Beat, every ``CAPUA_DEADLINE_SWEEP_SECONDS``: a task for every passed deadline and
+    every due reminder.  Each task claims its row, so the sweep may overlap with them."""
+    from service import deadlines
+
+    rt = runtime()
+    due = deadlines.due_deadline_ids(rt.sessions, rt.config, limit=SWEEP_BATCH)
+    for row_id in due:
+        apply_deadline.apply_async((row_id,), queue=rt.config.celery_queue)
+    reminders = deadlines.due_reminder_ids(rt.sessions, limit=SWEEP_BATCH)
+    for row_id in reminders:
+        send_reminder.apply_async((row_id,), queue=rt.config.celery_queue)
+    return len(due) + len(reminders)

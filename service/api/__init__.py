@@ -76,7 +76,19 @@ class Int64Converter(IntegerConverter):
 
 
 def register(app: Flask) -> None:
-    from service.api import docs, game_types, games, magic_links, me, tokens
+    from service.api import (
+        deadlines,
+        docs,
+        game_types,
+        games,
+        magic_links,
+        me,
+        messages,
+        notifications,
+        standing_orders,
+        tokens,
+        webhooks,
+    )
 
     app.config.update(
         API_TITLE="Capua",
@@ -105,7 +117,8 @@ def register(app: Flask) -> None:
                                                         "maxLength": 32})
     api.register_converter(Int64Converter, lambda _c: {"type": "integer", "minimum": 0,
                                                        "maximum": 2**63 - 1})
-    for blueprint in (game_types.blp, games.blp, magic_links.blp, tokens.blp, me.blp):
+    for blueprint in (game_types.blp, games.blp, magic_links.blp, tokens.blp, me.blp, messages.blp, messages.inbound,
+                      webhooks.blp, standing_orders.blp, deadlines.blp, notifications.blp):
         api.register_blueprint(blueprint, url_prefix=PREFIX + blueprint.url_prefix)
     docs.register(app, api)
     ratelimit.init_app(app)

@@ -30,6 +30,7 @@ from service.api.schemas import (
     GameListSchema,
     GameSchema,
     GameStateSchema,
+    GameTellingSchema,
     JoinGameSchema,
 )
 from service.database import config, session
@@ -69,7 +70,7 @@ def create_game(args):
     game = game_service.create_game(
         session(), config(), creator=user, game_type=args["game_type"], options=args["options"],
         seats=args["seats"], invites=args["invites"], bot_seats=args["bot_seats"],
-        creator_seat=args["my_seat"], clock_hours=args["clock_hours"], title=args["title"],
+        creator_seat=args["my_seat"], clock_hours=args["clock_hours"], title=args["title"], clock=args["clock"],
     )
     view = game_service.game_view(session(), game.id, user)
     return view, 201, {"ETag": _etag(view["version"]),
@@ -179,6 +180,18 @@ def get_state(game_id: str, seq: int):
     The board after the first `seq` events, as you may see it now: for replays.
     """
     return game_service.view_at(session(), game_id, auth.require_user(), seq)
+
+
+@blp.route("/<game_id:game_id>/summary", methods=["GET"])
+@blp.errors(404)
+@blp.response(200, GameTellingSchema)
+def get_summary(game_id: str):
+    """Tell the game in a paragraph
+
+    The game's own summary of what you may see, such as the latest arena fight blow by
+    blow in one paragraph (the text its emails use); `null` for games that have none.
+    """
+    return game_service.summary_for(session(), game_id, auth.require_user())
 
 
 def _etag(version: int) -> str:

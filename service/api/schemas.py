@@ -83,6 +83,11 @@ class CreateGameSchema(Schema):
                           metadata={"description": "The creator's seat; `null` to only watch."})
     clock_hours = _strict_int(lo=1, hi=MAX_CLOCK_HOURS, load_default=None, allow_none=True,
                               metadata={"description": "Time per decision; the server default if omitted."})
+    clock = fields.Dict(keys=fields.String(validate=validate.Length(max=32)), load_default=None, allow_none=True,
+                        metadata={"description": "The clock policy: `hours` per decision (e.g. 12, 24, 48, 72, 168), "
+                                                 "`time_of_day` (\"20:00\": deadlines fall then), `timezone`, "
+                                                 "`weekend_pause`, `bot_after_missed` (default 2; 0 never), "
+                                                 "`vacation` (players may spend vacation days; default true)."})
     title = fields.String(load_default="", validate=validate.Length(max=120))
 
     @validates("game_type")
@@ -212,6 +217,14 @@ class GameStateSchema(Schema):
     seq = fields.Integer(required=True, metadata={"description": "The board after this many events."})
     version = fields.Integer(required=True, metadata={"description": "The game's current version."})
     board = fields.Dict(required=True)
+
+
+class GameTellingSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    summary = fields.String(allow_none=True, required=True, metadata={
+        "description": "One readable paragraph (for Spartacus and the arena duel: the latest fight), "
+                       "from what you may see; null for games that tell none."})
 
 
 # --------------------------------------------------------------------------- identity

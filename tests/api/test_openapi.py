@@ -10,11 +10,35 @@ EXPECTED_OPERATIONS = {
     ("post", "/api/v1/games"), ("get", "/api/v1/games"), ("get", "/api/v1/games/{game_id}"),
     ("post", "/api/v1/games/{game_id}/join"), ("get", "/api/v1/games/{game_id}/decisions"),
     ("post", "/api/v1/games/{game_id}/commands"), ("get", "/api/v1/games/{game_id}/events"),
-    ("get", "/api/v1/games/{game_id}/states/{seq}"), ("get", "/api/v1/games/types"),
+    ("get", "/api/v1/games/{game_id}/states/{seq}"), ("get", "/api/v1/games/{game_id}/summary"),
+    ("get", "/api/v1/games/types"),
     ("post", "/api/v1/auth/magic-link"), ("get", "/api/v1/tokens"), ("post", "/api/v1/tokens"),
     ("delete", "/api/v1/tokens/{token_id}"), ("get", "/api/v1/me"),
 }
-PUBLIC = {("get", "/api/v1/games/types"), ("post", "/api/v1/auth/magic-link")}
+#: Table talk, webhooks, standing orders and the inbound-mail endpoint.
+EXPECTED_OPERATIONS |= {
+    ("get", "/api/v1/games/{game_id}/messages"), ("post", "/api/v1/games/{game_id}/messages"),
+    ("post", "/api/v1/inbound/mail"),
+    ("get", "/api/v1/webhooks"), ("post", "/api/v1/webhooks"), ("get", "/api/v1/webhooks/event-types"),
+    ("get", "/api/v1/webhooks/{endpoint_id}"), ("patch", "/api/v1/webhooks/{endpoint_id}"),
+    ("delete", "/api/v1/webhooks/{endpoint_id}"), ("get", "/api/v1/webhooks/{endpoint_id}/secret"),
+    ("post", "/api/v1/webhooks/{endpoint_id}/rotate-secret"), ("post", "/api/v1/webhooks/{endpoint_id}/test"),
+    ("get", "/api/v1/webhooks/{endpoint_id}/deliveries"),
+    ("get", "/api/v1/webhooks/{endpoint_id}/deliveries/{delivery_id}"),
+    ("post", "/api/v1/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver"),
+    ("get", "/api/v1/standing-orders"), ("post", "/api/v1/standing-orders"),
+    ("get", "/api/v1/standing-orders/{order_id}"), ("patch", "/api/v1/standing-orders/{order_id}"),
+    ("delete", "/api/v1/standing-orders/{order_id}"),
+    ("get", "/api/v1/games/{game_id}/clock"), ("post", "/api/v1/games/{game_id}/pause"),
+    ("post", "/api/v1/games/{game_id}/resume"), ("post", "/api/v1/games/{game_id}/deadlines/extend"),
+    ("post", "/api/v1/games/{game_id}/return"),
+    ("get", "/api/v1/me/notifications"), ("patch", "/api/v1/me/notifications"),
+    ("get", "/api/v1/me/notifications/games"), ("get", "/api/v1/me/notifications/games/{game_id}"),
+    ("patch", "/api/v1/me/notifications/games/{game_id}"), ("delete", "/api/v1/me/notifications/games/{game_id}"),
+    ("get", "/api/v1/me/vacation"), ("post", "/api/v1/me/vacation/periods"),
+    ("delete", "/api/v1/me/vacation/periods/{vacation_id}"),
+}
+PUBLIC = {("get", "/api/v1/games/types"), ("post", "/api/v1/auth/magic-link"), ("post", "/api/v1/inbound/mail")}
 
 
 @pytest.fixture

@@ -44,3 +44,18 @@ def test_a_fight_plan_lets_the_duel_finish_without_asking_again(ann, bob):
     theirs = bob.get(f"games/{game['id']}/events?limit=1000")
     if theirs.status_code == 200:
         assert not any(e["type"] == "FightPlanSet" for e in theirs.get_json()["events"])
+
+
+def test_a_finished_duel_tells_its_fight_in_one_paragraph_to_each_player(ann, bob):
+    """The summary endpoint: the fight blow by blow in a paragraph, from the event log."""
+    import random as _random
+
+    from tests.api.players import create_game, play_to_end
+
+    game = create_game(ann, game_type="spartacus_arena", seats=2, bot_seats=[1], my_seat=0)
+    play_to_end(game["id"], [ann], _random.Random(11))
+    told = ann.get(f"games/{game['id']}/summary").get_json()
+    assert told["game_id"] == game["id"] and "faced" in told["summary"] and told["summary"].endswith("won.")
+    spectator = bob.get(f"games/{game['id']}/summary")
+    assert spectator.status_code == 200 and spectator.get_json()["summary"]
+    assert ann.get("games/nope-nope/summary").status_code == 404

@@ -1,0 +1,167 @@
+"""``/api/v1/standing-orders``: answer future decisions in advance.
+
+A standing order is a private setting of its owner (nobody else can list or read it);
+see :mod:`service.standing_orders` for the rule format.  A malformed order is refused
+with 422 ``invalid_standing_order`` and ``details.fields`` naming every problem.
+"""
+
+from __future__ import annotations
+
+from flask import Response, url_for
+from marshmallow import Schema, fields, validate
+
+from service import auth
+from service import standing_orders as service
+from service.api.blueprint import ApiBlueprint
+from service.database import session
+
+blp = ApiBlueprint("standing_orders", __name__, url_prefix="/standing-orders",
+                   description="Standing orders: your answers to future decisions, given in advance.")
+
+_RULE_DOC = {
+    "match": "Which decisions: any of `prompt_key`, `mode` (`turn`, `simultaneous`, `interrupt`), `command_type`; "
+             "each a name or a list of names.",
+    "if": 'Conditions that must all hold, like `{"path": "prompt_args.target", "eq": "$me"}` or '
+          '`{"has_option": "use_guard"}`. Operators: eq, ne, in, not_in, lt, lte, gt, gte, exists.',
+    "unless": "Conditions none of which may hold.",
+    "answer": 'What to play, tried in order: `{"type", "args"}` or `{"default": true}`; an object or a list.',
+}
+
+
+class StandingOrderInSchema(Schema):
+    name = fields.String(load_default="", validate=validate.Length(max=80))
+    game_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32),
+                            metadata={"description": "One game you play; `null` for all your games."})
+    game_type = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32),
+                              metadata={"description": "With `game_id` null: only games of this type."})
+    enabled = fields.Boolean(truthy={True}, falsy={False}, load_default=True)
+    position = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=-1000, max=1000),
+                              metadata={"description": "Orders are tried by position (then age)."})
+    match = fields.Dict(required=True, metadata={"description": _RULE_DOC["match"]})
+    if_ = fields.List(fields.Raw(), data_key="if", load_default=list, metadata={"description": _RULE_DOC["if"]})
+    unless = fields.List(fields.Raw(), load_default=list, metadata={"description": _RULE_DOC["unless"]})
+    answer = fields.Raw(required=True, metadata={"description": _RULE_DOC["answer"]})
+
+
+class StandingOrderPatchSchema(Schema):
+    name = fields.String(validate=validate.Length(max=80))
+    enabled = fields.Boolean(truthy={True}, falsy={False})
+    position = fields.Integer(strict=True, validate=validate.Range(min=-1000, max=1000))
+    match = fields.Dict(metadata={"description": _RULE_DOC["match"]})
+    if_ = fields.List(fields.Raw(), data_key="if", metadata={"description": _RULE_DOC["if"]})
+    unless = fields.List(fields.Raw(), metadata={"description": _RULE_DOC["unless"]})
+    answer = fields.Raw(metadata={"description": _RULE_DOC["answer"]})
+
+
+class StandingOrderSchema(Schema):
+    id = fields.Integer(required=True)
+    name = fields.String(required=True)
+    game_id = fields.String(allow_none=True, required=True)
+    game_type = fields.String(allow_none=True, required=True)
+    enabled = fields.Boolean(required=True)
+    position = fields.Integer(required=True)
+    match = fields.Dict(required=True)
+    if_ = fields.List(fields.Raw(), data_key="if", required=True)
+    unless = fields.List(fields.Raw(), required=True)
+    answer = fields.List(fields.Raw(), required=True)
+    uses = fields.Integer(required=True, metadata={"description": "How many decisions it has answered."})
+    last_used_at = fields.DateTime(allow_none=True)
+    last_used_game_id = fields.String(allow_none=True)
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+
+
+class StandingOrderListSchema(Schema):
+    standing_orders = fields.List(fields.Nested(StandingOrderSchema), required=True)
+
+
+class StandingOrderQuerySchema(Schema):
+    game_id = fields.String(load_default=None, validate=validate.Length(min=1, max=32),
+                            metadata={"description": "Only the orders for this game."})
+
+
+_RULE_FIELDS = ("match", "if_", "unless", "answer")
+
+
+@blp.route("", methods=["GET"])
+@blp.arguments(StandingOrderQuerySchema, location="query")
+@blp.response(200, StandingOrderListSchema)
+def list_orders(query):
+    """List my standing orders
+
+    Per-game orders first, then those for all games, each by position: the order they
+    are tried in.
+    """
+    orders = service.list_orders(session(), auth.require_user(), query["game_id"])
+    return {"standing_orders": [_shown(o) for o in orders]}
+
+
+@blp.route("", methods=["POST"])
+@blp.errors(403, 404)
+@blp.mutation
+@blp.arguments(StandingOrderInSchema)
+@blp.response(201, StandingOrderSchema, headers={"Location": {"schema": {"type": "string"}}})
+def create_order(args):
+    """Give a standing order
+
+    From now on a matching decision of yours is answered the moment it opens, with the
+    first legal `answer`. 403 `not_seated` for a game you do not play.
+    """
+    rule = {"match": args["match"], "if": args["if_"], "unless": args["unless"], "answer": args["answer"]}
+    order = service.create_order(session(), auth.require_user(), rule=rule, name=args["name"],
+                                 game_id=args["game_id"], game_type=args["game_type"], enabled=args["enabled"],
+                                 position=args["position"])
+    return _shown(order), 201, {"Location": url_for("standing_orders.get_order", order_id=order.id)}
+
+
+@blp.route("/<int64:order_id>", methods=["GET"])
+@blp.errors(404)
+@blp.response(200, StandingOrderSchema)
+def get_order(order_id: int):
+    """Show a standing order"""
+    return _shown(service.get_order(session(), auth.require_user(), order_id))
+
+
+@blp.route("/<int64:order_id>", methods=["PATCH"])
+@blp.errors(404)
+@blp.mutation
+@blp.arguments(StandingOrderPatchSchema)
+@blp.response(200, StandingOrderSchema)
+def update_order(args, order_id: int):
+    """Change a standing order
+
+    `enabled: false` pauses it. Parts of the rule given replace those parts; the whole
+    rule is checked again.
+    """
+    user = auth.require_user()
+    order = service.get_order(session(), user, order_id)
+    rule = None
+    if any(k in args for k in _RULE_FIELDS):
+        current = dict(order.rule)
+        rule = {"match": args.get("match", current.get("match")), "if": args.get("if_", current.get("if", [])),
+                "unless": args.get("unless", current.get("unless", [])),
+                "answer": args.get("answer", current.get("answer"))}
+    order = service.update_order(session(), user, order_id, rule=rule, name=args.get("name"),
+                                 enabled=args.get("enabled"), position=args.get("position"))
+    return _shown(order)
+
+
+@blp.route("/<int64:order_id>", methods=["DELETE"])
+@blp.errors(404)
+@blp.mutation
+@blp.response(204)
+def delete_order(order_id: int):
+    """Withdraw a standing order"""
+    service.delete_order(session(), auth.require_user(), order_id)
+    return Response(status=204)
+
+
+def _shown(order) -> dict:
+    rule = order.rule or {}
+    return {
+        "id": order.id, "name": order.name, "game_id": order.game_id, "game_type": order.game_type,
+        "enabled": order.enabled, "position": order.position, "match": rule.get("match", {}),
+        "if_": rule.get("if", []), "unless": rule.get("unless", []), "answer": rule.get("answer", []),
+        "uses": order.uses, "last_used_at": order.last_used_at, "last_used_game_id": order.last_used_game_id,
+        "created_at": order.created_at, "updated_at": order.updated_at,
+    }

@@ -1,0 +1,2 @@
+"""Rendering notification mail (:mod:`service.notify.compose`); the outbox and the
+fan-out live in :mod:`service.notifications`."""

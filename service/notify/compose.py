@@ -1,0 +1,215 @@
+"""One mail from a player's pending notifications: what happened, what is asked, by when.
+
+Everything here renders from the notification rows' payloads (written by the fan-out
+from ``rules.visible``, ``Decision.to_json()`` and ``rules.view`` for the recipient's
+seat) and from the current ``open_decisions``/``seats`` rows, which say whether a
+decision is still open and when it is due now.  Text and HTML come from the templates
+``templates/mail/notification.txt`` and ``.html``, in the player's language, with every
+time in the player's time zone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Optional, Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service import action_links, i18n
+from service.config import Config
+from service.db import Game, Notification, OpenDecision, Seat, User
+from service.notifications import preferences_for
+
+#: At most this many events are listed per game (the latest), then "and N more".
+MAX_EVENT_LINES = 15
+
+
+@dataclass
+class Composed:
+    subject: str
+    text: str
+    html: str
+    headers: dict = field(default_factory=dict)
+
+
+def _group(rows: Iterable[Notification]) -> dict[Optional[str], list[Notification]]:
+    out: dict[Optional[str], list[Notification]] = {}
+    for row in rows:
+        out.setdefault(row.game_id, []).append(row)
+    return out
+
+
+@dataclass
+class Context:
+    """What composing needs from the database, read once for a batch of players."""
+
+    prefs: dict
+    games: dict
+    open_rows: dict
+    seats: dict
+
+    @classmethod
+    def load(cls, session: Session, users: Sequence[User], rows: Iterable[Notification]) -> "Context":
+        game_ids = sorted({r.game_id for r in rows if r.game_id is not None})
+        user_ids = [u.id for u in users]
+        games = {g.id: g for g in session.scalars(select(Game).where(Game.id.in_(game_ids)))} if game_ids else {}
+        open_rows = {(r.user_id, r.game_id, r.seat, r.decision_id): r for r in session.scalars(
+            select(OpenDecision).where(OpenDecision.game_id.in_(game_ids), OpenDecision.user_id.in_(user_ids)))} \
+            if game_ids else {}
+        seats = {(s.game_id, s.seat): s for s in session.scalars(select(Seat).where(Seat.game_id.in_(game_ids)))} \
+            if game_ids else {}
+        return cls(prefs=preferences_for(session, list(users), None), games=games, open_rows=open_rows, seats=seats)
+
+
+def compose(session: Session, config: Config, user: User, rows: Sequence[Notification],
+            now: dt.datetime, context: Optional[Context] = None) -> Optional[Composed]:
+    """The mail for ``rows`` (all of ``user``'s pending notifications), or ``None`` when
+    nothing in them still matters.  ``context`` is what :meth:`Context.load` read for a
+    batch of players (read here for this one player when not given)."""
+    context = context or Context.load(session, [user], rows)
+    prefs = context.prefs[user.id]
+    lang, tz = prefs.language, prefs.timezone
+    _ = i18n.translator(lang)
+    groups = _group(rows)
+    games = context.games
+    open_rows = {key[1:]: r for key, r in context.open_rows.items() if key[0] == user.id}
+    seats = context.seats
+
+    sections = []
+    for game_id, group in groups.items():
+        game = games.get(game_id)
+        if game is None:
+            continue
+        section = _section(config, user, lang, tz, game, group, open_rows, seats, now)
+        if section is not None:
+            sections.append(section)
+    if not sections:
+        return None
+
+    kinds = {k for s in sections for k in s["kinds"]}
+    asking = [s for s in sections if s["decisions"]]
+    if any(s["invitation"] for s in sections):
+        subject = _("Invitation to play %(title)s", title=next(s["title"] for s in sections if s["invitation"]))
+    elif len(asking) == 1:
+        subject = (_("Reminder: your move in %(title)s", title=asking[0]["title"]) if "reminder" in asking[0]["kinds"]
+                   else _("Your move in %(title)s", title=asking[0]["title"]))
+    elif asking:
+        subject = _("Your move in %(n)s games", n=len(asking))
+    elif "game_over" in kinds and len(sections) == 1:
+        subject = _("%(title)s has ended", title=sections[0]["title"])
+    elif "invitation_declined" in kinds and len(sections) == 1:
+        subject = _("An invitation to %(title)s was declined", title=sections[0]["title"])
+    elif len(sections) == 1:
+        subject = _("News from %(title)s", title=sections[0]["title"])
+    else:
+        subject = _("News from %(n)s games", n=len(sections))
+
+    single_game = sections[0]["game_id"] if len(sections) == 1 else None
+    unsubscribe = action_links.unsubscribe_link(config, user_id=user.id, game_id=single_game)
+    base = config.base_url.rstrip("/")
+    context = {
+        "subject": subject, "sections": sections, "base_url": base,
+        "preferences_url": f"{base}/settings/notifications", "unsubscribe_url": unsubscribe,
+        "unsubscribe_scope": "game" if single_game else "all", "lang": lang,
+    }
+    env = i18n.mail_environment(lang)
+    text = env.get_template("mail/notification.txt").render(**context)
+    html = env.get_template("mail/notification.html").render(**context)
+    headers = {"List-Unsubscribe": f"<{unsubscribe}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+    if single_game:
+        headers["X-Capua-Game"] = single_game
+    return Composed(subject=subject, text=text, html=html, headers=headers)
+
+
+def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: Sequence[Notification],
+             open_rows: Mapping[tuple, OpenDecision], seats: Mapping[tuple, Seat], now: dt.datetime) -> Optional[dict]:
+    """Everything one mail says about one game."""
+    _ = i18n.translator(lang)
+    kinds = {r.kind for r in rows}
+    base = config.base_url.rstrip("/")
+    names: dict[int, str] = {}
+    events_by_seq: dict[int, dict] = {}
+    decisions: dict[tuple[int, str], tuple[Notification, dict]] = {}
+    outcome = None
+    invitation = None
+    declined = []
+    for row in rows:
+        payload = row.payload or {}
+        names.update({int(k): v for k, v in (payload.get("seat_names") or {}).items()})
+        for event in payload.get("events") or ():
+            events_by_seq[event["seq"]] = event
+        for decision in payload.get("decisions") or ():
+            decisions[(row.seat, decision["id"])] = (row, decision)
+        if row.kind == "game_over":
+            outcome = payload.get("outcome") or game.outcome
+        if row.kind == "invitation":
+            seat = seats.get((game.id, row.seat))
+            if seat is not None and seat.user_id is None and seat.invited_email == payload.get("email") \
+                    and game.status == "open":
+                links = action_links.invitation_links(config, game_id=game.id, seat=row.seat,
+                                                      email=payload["email"], now=now)
+                invitation = {"inviter": payload.get("inviter") or "", "seats": game.seat_count,
+                              "game_type": game.game_type, "accept_url": links["accept"],
+                              "decline_url": links["decline"],
+                              "until": i18n.format_moment(now + action_links.INVITATION_TTL, lang, tz)}
+        if row.kind == "invitation_declined":
+            declined.append(_("%(email)s declined your invitation to seat %(n)s; that seat is now open to anyone "
+                              "with the game's link.", email=payload.get("declined_by", ""),
+                              n=int(payload.get("declined_seat", 0)) + 1))
+
+    asked = []
+    for (seat_no, decision_id), (row, decision) in sorted(decisions.items(), key=lambda kv: kv[1][0].id):
+        current = open_rows.get((game.id, seat_no, decision_id))
+        if current is None:  # answered meanwhile (on the site, by a link, by its deadline)
+            continue
+        links = action_links.decision_links(config, game_id=game.id, seat=seat_no, user_id=user.id,
+                                            decision=decision, deadline=current.deadline_at, now=now)
+        cards = decision.get("cards") or {}
+        asked.append({
+            "prompt": i18n.decision_prompt(lang, decision),
+            "deadline": i18n.format_moment(current.deadline_at, lang, tz) if current.deadline_at else "",
+            "paused": current.deadline_at is None and current.paused_remaining_s is not None,
+            "default_label": i18n.command_label(lang, decision["default"], cards) if decision.get("default") else "",
+            "buttons": [{"label": i18n.command_label(lang, command, cards), "url": url}
+                        for command, url in links["buttons"]],
+            "choose_url": links["choose_url"],
+            "reminder": row.kind == "reminder",
+        })
+
+    lines = [i18n.describe_event(lang, e, names, tz) for _seq, e in sorted(events_by_seq.items())]
+    more = max(0, len(lines) - MAX_EVENT_LINES)
+    lines = lines[-MAX_EVENT_LINES:]
+    outcome_text = _outcome_text(lang, outcome, names) if outcome else None
+    if not (asked or lines or invitation or outcome_text or declined):
+        return None
+    my_seat = next((s for (gid, _n), s in seats.items() if gid == game.id and s.user_id == user.id), None)
+    return_url = None
+    if my_seat is not None and my_seat.bot_since is not None and game.status == "running":
+        return_url = action_links.return_link(config, game_id=game.id, seat=my_seat.seat, user_id=user.id, now=now)
+    if invitation:
+        headline = _("%(inviter)s invites you to play %(title)s.", inviter=invitation["inviter"] or _("Someone"),
+                     title=game.title)
+    elif asked and any(a["reminder"] for a in asked):
+        headline = _("Reminder: %(title)s is waiting for your answer.", title=game.title)
+    elif asked:
+        headline = _("It is your move in %(title)s.", title=game.title)
+    elif outcome_text:
+        headline = _("%(title)s has ended.", title=game.title)
+    else:
+        headline = _("What happened in %(title)s.", title=game.title)
+    return {
+        "game_id": game.id, "title": game.title, "kinds": sorted(kinds), "headline": headline,
+        "game_url": f"{base}/games/{game.id}", "events": lines, "more_events": more, "decisions": asked,
+        "invitation": invitation, "outcome": outcome_text, "declined": declined, "return_url": return_url,
+    }
+
+
+def _outcome_text(lang: str, outcome: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    _ = i18n.translator(lang)
+    winners = [names.get(int(w), _("Seat %(n)s", n=int(w) + 1)) for w in outcome.get("winners") or ()]
+    if not winners:
+        return _("Nobody won.")
+    return _("Winner: %(names)s.", names=", ".join(winners)) if len(winners) == 1 \
+        else _("Winners: %(names)s.", names=", ".join(winners))

@@ -1,0 +1,56 @@
+"""The catalogues: complete for German and Russian, compiled files up to date, and the
+PAX prompts translated."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from service import i18n
+
+PAX_KEYS = ["pax.choose_action", "pax.assign_card", "pax.buy", "pax.lay", "pax.setup_keep", "pax.interrupt"]
+
+
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_every_message_is_translated_and_the_mo_is_current(lang):
+    directory = i18n.TRANSLATIONS_DIR / lang / "LC_MESSAGES"
+    po = read_po(open(directory / "messages.po", "rb"))
+    template = read_po(open(i18n.TRANSLATIONS_DIR / "messages.pot", "rb"))
+    wanted = {m.id for m in template if m.id}
+    assert wanted <= {m.id for m in po if m.id and m.string}, "untranslated messages"
+    mo = read_mo(io.BytesIO((directory / "messages.mo").read_bytes()))
+    assert {m.id: m.string for m in po if m.id} == {m.id: m.string for m in mo if m.id}, \
+        "run pybabel compile -d translations"
+    for message in po:
+        if message.id and "%(" in message.id:
+            import re
+
+            assert sorted(re.findall(r"%\((\w+)\)s", message.id)) == sorted(re.findall(r"%\((\w+)\)s",
+                                                                                        message.string)), message.id
+
+
+@pytest.mark.parametrize("lang", ["de", "ru"])
+@pytest.mark.parametrize("key", PAX_KEYS)
+def test_pax_prompts_are_translated(lang, key):
+    decision = {"prompt": "english", "prompt_key": key,
+                "prompt_args": {"cost": 1, "laid": 0, "count": 3, "lay": 0, "senator_seat": 2}}
+    text = i18n.decision_prompt(lang, decision)
+    assert text != "english" and "%(" not in text
+
+
+def test_english_keeps_the_engines_sentence_and_unknown_keys_fall_back():
+    assert i18n.decision_prompt("en", {"prompt": "Lay a card (3 aurei).", "prompt_key": "pax.lay"}) == \
+        "Lay a card (3 aurei)."
+    assert i18n.decision_prompt("de", {"prompt": "Do the thing.", "prompt_key": "other.thing"}) == "Do the thing."
+
+
+def test_deadlines_read_in_the_players_zone_and_language():
+    import datetime as dt
+
+    moment = dt.datetime(2026, 11, 27, 19, 0, tzinfo=dt.timezone.utc)
+    assert i18n.format_moment(moment, "de", "Europe/Berlin") == "Freitag, 27. November 2026, 20:00 (Europe/Berlin)"
+    assert "ноября" in i18n.format_moment(moment, "ru", "Europe/Moscow")
+    assert i18n.language_or_default("de-AT") == "de" and i18n.language_or_default("fr") == "en"

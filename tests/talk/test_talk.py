@@ -1,0 +1,173 @@
+"""Table talk through the API and the pages: who reads what, what is mailed to whom,
+and that talking never moves the game."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+
+import pytest
+
+from sqlalchemy import select
+
+from service import mail
+from service.db import MailMessage, TableMessage
+from tests.api.support import assert_error
+from tests.web.support import csrf_from
+from tests.webhooks.support import count_game, deliver_all, subscribe, verified
+
+
+def three_player_game(ann, bob, cat) -> str:
+    created = ann.post("games", json={"game_type": "count", "seats": 3, "options": {"target": 50},
+                                      "invites": ["bob@example.org", "cat@example.org"]}, idempotent=True)
+    game_id = created.get_json()["id"]
+    assert bob.post(f"games/{game_id}/join").status_code == 200
+    assert cat.post(f"games/{game_id}/join").status_code == 200
+    return game_id
+
+
+def _mails(sessions, kind="talk"):
+    with sessions() as s:
+        return list(s.scalars(select(MailMessage).where(MailMessage.kind == kind).order_by(MailMessage.id)))
+
+
+def test_public_and_private_messages_reach_only_their_recipients(ann, bob, make_client, sessions, receiver,
+                                                                 app_config):
+    cat, dan = make_client("cat"), make_client("dan")
+    game_id = three_player_game(ann, bob, cat)
+    hooks = {n: subscribe(c, receiver.url(f"/{n}"), event_types=["talk.message"])
+             for n, c in (("ann", ann), ("bob", bob), ("cat", cat))}
+    version = ann.get(f"games/{game_id}").get_json()["version"]
+
+    public = ann.post(f"games/{game_id}/messages", json={"body": "Ave, senators!"}, idempotent=True)
+    assert public.status_code == 201
+    assert public.get_json() | {"created_at": None} == {
+        "id": public.get_json()["id"], "game_id": game_id, "sender_seat": 0, "sender_name": "Ann", "public": True,
+        "to": None, "to_names": None, "body": "Ave, senators!", "reply_to_id": None, "via": "api", "created_at": None}
+    private = bob.post(f"games/{game_id}/messages", json={"body": "Ann, support me and I pay 3.", "to": [0]})
+    assert private.status_code == 201
+    assert private.get_json()["to"] == [0, 1] and private.get_json()["to_names"] == ["Ann", "Bob"]
+
+    def read(client):
+        return [m["body"] for m in client.get(f"games/{game_id}/messages").get_json()["messages"]]
+
+    assert read(ann) == ["Ave, senators!", "Ann, support me and I pay 3."]
+    assert read(bob) == ["Ave, senators!", "Ann, support me and I pay 3."]
+    assert read(cat) == ["Ave, senators!"]
+    assert_error(dan.get(f"games/{game_id}/messages"), 403, "not_seated")
+    assert_error(dan.post(f"games/{game_id}/messages", json={"body": "let me in"}), 403, "not_seated")
+    first = public.get_json()["id"]
+    assert [m["id"] for m in ann.get(f"games/{game_id}/messages?after={first}").get_json()["messages"]] == \
+        [private.get_json()["id"]]
+    # Talking never moves the game: a command against the version read before still applies.
+    assert ann.get(f"games/{game_id}").get_json()["version"] == version
+
+    mails = _mails(sessions)
+    assert sorted((m.to_address, m.subject) for m in mails) == [
+        ("ann@example.org", "Count to N: Bob writes to you privately"),
+        ("bob@example.org", "Count to N: Ann says"), ("cat@example.org", "Count to N: Ann says")]
+    assert all(m.headers["Reply-To"].startswith("talk+") and m.headers["Reply-To"].endswith("@reply.capua.test")
+               for m in mails)
+    assert "Ann, support me" in next(m.text_body for m in mails if m.to_address == "ann@example.org")
+    assert all("support me" not in m.text_body + m.html_body for m in mails if m.to_address == "cat@example.org")
+
+    deliver_all(sessions, app_config)
+    got = {n: [verified(r, hooks[n]["secret"])["data"]["message"]["body"] for r in receiver.requests
+               if r.path == f"/{n}"] for n in hooks}
+    assert got == {"ann": ["Ave, senators!", "Ann, support me and I pay 3."],
+                   "bob": ["Ave, senators!", "Ann, support me and I pay 3."], "cat": ["Ave, senators!"]}
+
+
+def test_bad_messages_are_refused_and_change_nothing(ann, bob, make_client, count_rows):
+    cat = make_client("cat")
+    game_id = three_player_game(ann, bob, cat)
+    cases = [({"body": ""}, 422), ({"body": "   "}, 422), ({"body": "x" * 4001}, 422), ({"body": "hi", "to": []}, 422),
+             ({"body": "hi", "to": [0]}, 422), ({"body": "hi", "to": [7]}, 422), ({"body": "hi", "to": ["1"]}, 422),
+             ({"body": "hi", "reply_to": 999}, 404), ({"body": "hi", "from": 2}, 422)]
+    for body, status in cases:
+        assert_error(ann.post(f"games/{game_id}/messages", json=body), status)
+    assert_error(ann.post("games/nosuchgame/messages", json={"body": "hi"}), 404)
+    private = bob.post(f"games/{game_id}/messages", json={"body": "secret", "to": [1, 2]}).get_json()
+    assert_error(ann.post(f"games/{game_id}/messages", json={"body": "hi", "reply_to": private["id"]}), 404,
+                 "message_not_found")
+    assert count_rows(TableMessage) == 1
+
+
+def test_a_reply_goes_to_the_audience_of_the_message_it_answers(ann, bob, make_client):
+    cat = make_client("cat")
+    game_id = three_player_game(ann, bob, cat)
+    private = bob.post(f"games/{game_id}/messages", json={"body": "just us", "to": [2]}).get_json()
+    reply = cat.post(f"games/{game_id}/messages", json={"body": "agreed", "reply_to": private["id"]}).get_json()
+    assert reply["to"] == [1, 2] and reply["reply_to_id"] == private["id"]
+    assert [m["body"] for m in ann.get(f"games/{game_id}/messages").get_json()["messages"]] == []
+
+
+def test_the_game_page_shows_the_talk_and_posts_it(app, ann, bob, sign_in, client, sessions):
+    game_id = count_game(ann, bob)
+    bob.post(f"games/{game_id}/messages", json={"body": "for Ann's eyes <b>only</b>", "to": [0]})
+    mail.deliver_pending(sessions, app.extensions["capua.config"])  # the sign-in reads the newest mail
+    sign_in("ann@example.org")
+    page = client.get(f"/games/{game_id}")
+    html = page.get_data(as_text=True)
+    assert "Table talk" in html and "for Ann&#39;s eyes &lt;b&gt;only&lt;/b&gt;" in html
+    posted = client.post(f"/games/{game_id}/messages",
+                         data={"body": "Thanks, Bob", "to": "1", "csrf_token": csrf_from(page.data)})
+    assert posted.status_code == 303 and posted.headers["Location"].endswith(f"/games/{game_id}#talk")
+    refused = client.post(f"/games/{game_id}/messages", data={"body": " ", "csrf_token": csrf_from(page.data)})
+    assert refused.status_code == 422 and "cannot be empty" in refused.get_data(as_text=True)
+    messages = bob.get(f"games/{game_id}/messages").get_json()["messages"]
+    assert [(m["body"], m["via"], m["to"]) for m in messages][-1] == ("Thanks, Bob", "web", [0, 1])
+    # A signed-in stranger sees the game but no talk panel.
+    client.post("/signout", data={"csrf_token": csrf_from(page.data)})
+    mail.deliver_pending(sessions, app.extensions["capua.config"])
+    sign_in("cat@example.org")
+    assert "Table talk" not in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_talk_mail_renders_with_a_reply_address(ann, bob, sessions, app_config):
+    game_id = count_game(ann, bob)
+    ann.post(f"games/{game_id}/messages", json={"body": "Line one\nLine two"})
+    (row,) = _mails(sessions)
+    built = email.message_from_bytes(mail.build_email(app_config, row).as_bytes(), policy=email.policy.default)
+    assert built["Reply-To"] == row.headers["Reply-To"]
+    assert "Line one\nLine two" in built.get_body(("plain",)).get_content()
+    assert f"/games/{game_id}" in built.get_body(("html",)).get_content()
+    assert json.dumps(row.headers).count("talk+") == 1
+
+
+def test_talk_mail_follows_the_notification_preferences(ann, bob, make_client, sessions):
+    from service import notifications
+    from service.db import User
+
+    cat = make_client("cat")
+    game_id = three_player_game(ann, bob, cat)
+    with sessions() as s:
+        notifications.update_preferences(s, s.get(User, cat.user_id), {"info_delivery": "off"})
+        notifications.update_preferences(s, s.get(User, bob.user_id), {"email_enabled": False})
+        s.commit()
+    ann.post(f"games/{game_id}/messages", json={"body": "public news"})
+    ann.post(f"games/{game_id}/messages", json={"body": "just for Cat", "to": [2]})
+    assert [(m.to_address, "just for Cat" in m.text_body) for m in _mails(sessions)] == [("cat@example.org", True)]
+
+
+@pytest.mark.parametrize("lang,public,private,body", [
+    ("en", "Count to N: Ann says", "Count to N: Ann writes to you privately", "says at the table in Count to N"),
+    ("de", "Count to N: Ann sagt", "Count to N: Ann schreibt dir privat", "sagt am Tisch in Count to N"),
+    ("ru", "Count to N: Ann говорит", "Count to N: Ann пишет вам лично", "говорит за столом в игре Count to N")])
+def test_talk_mail_is_in_the_recipients_language(ann, bob, make_client, sessions, lang, public, private, body):
+    from service import notifications
+    from service.db import User
+
+    cat = make_client("cat")
+    game_id = three_player_game(ann, bob, cat)
+    with sessions() as s:
+        notifications.update_preferences(s, s.get(User, bob.user_id), {"language": lang})
+        s.commit()
+    assert ann.post(f"games/{game_id}/messages", json={"body": "Ave!"}).status_code == 201
+    assert ann.post(f"games/{game_id}/messages", json={"body": "psst", "to": [1]}).status_code == 201
+    to_bob = [m for m in _mails(sessions) if m.to_address == "bob@example.org"]
+    assert [m.subject for m in to_bob] == [public, private]
+    assert body in to_bob[0].text_body and body in to_bob[0].html_body
+    # The others keep their own (default) language.
+    assert [m.subject for m in _mails(sessions) if m.to_address == "cat@example.org"] == ["Count to N: Ann says"]
