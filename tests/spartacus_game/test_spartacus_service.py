@@ -76,7 +76,7 @@ def test_four_player_spartacus_with_one_human_plays_to_a_winner_and_replays(sess
     assert games.decisions_for(session, game.id, ann) == []
 
     events = [r.event for r in store.load_events(session, game.id)
-              if not r.event.type.startswith("capua.")]  # the service's own events (pauses, deadlines) are not the game's
+              if not r.event.type.startswith(store.SERVICE_EVENT_PREFIX)]
     replayed = replay(RULES, RULES.initial_state(4, game.options), events)
     assert RULES.outcome(replayed).to_json() == outcome
     winner = outcome["winners"][0]
