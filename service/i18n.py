@@ -25,7 +25,7 @@ from babel.dates import format_date
 from babel.support import NullTranslations, Translations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from service import clock
+from service import clock, terms
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS_DIR = ROOT / "translations"
@@ -138,15 +138,18 @@ PROMPTS: dict[str, str] = {
 }
 
 
-def decision_prompt(language: str, decision: Mapping[str, Any]) -> str:
-    """The decision's question in ``language``; the engine's English if the key is unknown."""
+def decision_prompt(language: str, decision: Mapping[str, Any], game: Optional[str] = None) -> str:
+    """The decision's question in ``language``; the engine's English if the key is unknown.
+
+    ``game`` names whose words to look in first (``service/terms/<game>.py``): prompt keys
+    are only unique within a game."""
     key = decision.get("prompt_key") or ""
     args = dict(decision.get("prompt_args") or {})
     if key == "pax.assign_card" and args.get("hand_closed"):
         key = "pax.assign_card.closed"
     if key == "pax.setup_keep" and args.get("lay"):
         key = "pax.setup_keep.lay"
-    message = PROMPTS.get(key)
+    message = terms.prompt(game, key) or PROMPTS.get(key)
     if message is None:
         return str(decision.get("prompt") or key)
     if language_or_default(language) == DEFAULT_LANGUAGE and decision.get("prompt"):
@@ -185,11 +188,19 @@ DESTINATIONS: dict[str, str] = {
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 
 
-def command_label(language: str, command: Mapping[str, Any], card_names: Mapping[str, str]) -> str:
-    """A button's words for ``command``: translated where Capua knows the command, else
-    the command type in words followed by its arguments (card ids shown as card names)."""
+def command_label(language: str, command: Mapping[str, Any], card_names: Mapping[str, str],
+                  game: Optional[str] = None) -> str:
+    """A button's words for ``command``: translated where Capua knows the command (the
+    game's own words first), else the command type in words followed by its arguments
+    (card ids shown as card names)."""
     _ = translator(language)
+    special = terms.command_label(game, language, command, card_names)
+    if special:
+        return special
     ctype = str(command.get("type", ""))
+    own = terms.command(game, ctype)
+    if own is not None and not (command.get("args") or {}):
+        return _(own)
     args = dict(command.get("args") or {})
     card = args.get("card")
     card_name = card_names.get(str(card), str(card)) if card is not None else None

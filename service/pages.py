@@ -19,11 +19,12 @@ import re
 from typing import Any, Iterable, Mapping, Optional
 
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext as _
 from jinja2 import TemplateNotFound
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
-from service import absence, auth, deadlines, games, mail, talk
+from service import absence, auth, boards, deadlines, games, i18n, mail, talk, terms
 from service.database import config as app_config
 from service.database import session as db_session
 from service.db import Game, Seat
@@ -80,6 +81,38 @@ def game_act(game_id: str):
         return _render_game(game_id, error=_page_message(err), status=err.status)
     _notify_committed_mail()
     return redirect(url_for("pages.game_page", game_id=game_id), code=303)
+
+
+@bp.get("/games/<game_id>/choose")
+def game_choose(game_id: str):
+    """The confirm page of a choice made on the board (a hex, a track section): shows the
+    choice and one button that POSTs it to :func:`game_act`.  A GET never acts."""
+    user = auth.current_user()
+    if user is None:
+        return _to_signin()
+    s = db_session()
+    decision_id = request.args.get("decision", "")
+    try:
+        command = json.loads(request.args.get("command", ""))
+        version = int(request.args.get("version", ""))
+    except ValueError:
+        return _render_game(game_id, error=_("That choice could not be read; choose again."), status=400)
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str) \
+            or not isinstance(command.get("args", {}), dict):
+        return _render_game(game_id, error=_("That choice could not be read; choose again."), status=400)
+    decision = next((d for d in games.decisions_for(s, game_id, user) if d.get("id") == decision_id), None)
+    if decision is None or decision.get("version") != version:
+        return _render_game(game_id, error=MOVED_FIRST, status=409)
+    view = games.game_view(s, game_id, user)
+    board = view.get("board") or {}
+    game = board.get("game") or view.get("game_type")
+    language = _language()
+    return render_template(
+        "pages/choose.html", game_id=game_id, summary=view, version=version,
+        prompt=i18n.decision_prompt(language, decision, game),
+        label=i18n.command_label(language, command, _card_names(board, game, language), game),
+        command=json.dumps({"type": command["type"], "args": command.get("args") or {}}, sort_keys=True),
+    )
 
 
 @bp.post("/games/<game_id>/join")
@@ -202,12 +235,15 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
     board = view.pop("board", None) or {}
     decisions = list(games.decisions_for(s, game_id, user)) if user is not None else []
     cards = _cards_by_id(board)
+    drawing = boards.prepare(board.get("game"), board, language=_language(), game_id=game_id,
+                             version=view.get("version"), seat=view.get("my_seat"), decisions=decisions)
     return render_template(
         "pages/game.html",
         game_id=game_id,
         summary=view,
         board=board,
         board_template=_board_template(board),
+        drawing=drawing,
         outcome=board.get("outcome") or view.get("outcome"),
         seat_names={seat.get("seat"): seat.get("name") for seat in view.get("seats") or [] if isinstance(seat, Mapping)},
         decisions=[_decision_form(d, cards) for d in decisions],
@@ -228,6 +264,17 @@ def _board_template(board: Mapping[str, Any]) -> str:
         except TemplateNotFound:
             pass
     return "games/board_generic.html"
+
+
+def _language() -> str:
+    """The language this page is drawn in (Flask-Babel's choice for the visitor)."""
+    return i18n.language_or_default(str(get_locale() or i18n.DEFAULT_LANGUAGE))
+
+
+def _card_names(board: Any, game: Any, language: str) -> dict[str, str]:
+    """Card id -> its name in ``language``, for every card the viewer's board shows."""
+    return {card_id: terms.card_name(game, card_id, language, str(card.get("name") or card_id))
+            for card_id, card in _cards_by_id(board).items()}
 
 
 def _page_message(err: ServiceError) -> str:
