@@ -8,7 +8,9 @@ A game may have a module ``service/terms/<game>.py`` with any of:
 - ``command_label(language, command, card_names) -> str | None`` -- a button's words
   where the arguments matter (``None``: use the generic label);
 - ``card_name(card_id, language) -> str | None`` -- a card's name as the rulebook of
-  ``language`` has it (``None``: the engine's English name).
+  ``language`` has it (``None``: the engine's English name);
+- ``CONFIRM: set[str]`` -- command types that are final enough to ask "are you sure?"
+  before they act (the page sends them through a confirm page).
 
 Strings are translated through the ordinary catalogues (``translations/``); card names
 come from the game's own data, since they are data, not sentences.
@@ -23,6 +25,9 @@ from types import ModuleType
 from typing import Any, Mapping, Optional
 
 _GAME_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
+#: Games played inside another game, whose words the outer game uses too: a Spartacus
+#: arena phase is a fight of the arena duel (its decisions and commands are the duel's).
+_PLAYED_INSIDE = {"spartacus": ("spartacus_arena",)}
 _modules: dict[str, Optional[ModuleType]] = {}
 
 
@@ -36,22 +41,44 @@ def module(game: Optional[str]) -> Optional[ModuleType]:
     return _modules[game]
 
 
+def _games(game: Optional[str]) -> list[ModuleType]:
+    """The terms modules to search for ``game``: its own, then those of games played inside it."""
+    names = [game, *_PLAYED_INSIDE.get(game or "", ())]
+    return [m for m in (module(name) for name in names) if m is not None]
+
+
 def prompt(game: Optional[str], key: str) -> Optional[str]:
-    """The English source sentence of ``key`` in ``game``, if the game names it."""
-    terms = module(game)
-    return getattr(terms, "PROMPTS", {}).get(key) if terms else None
+    """The English source sentence of ``key`` in ``game``, if the game names it.  A key
+    prefixed with a game's name (``spartacus_arena.turn``) is that game's word."""
+    prefixed = key.split(".", 1)[0] if "." in key else None
+    for terms in _games(game) + ([m] if prefixed and (m := module(prefixed)) else []):
+        sentence = getattr(terms, "PROMPTS", {}).get(key)
+        if sentence is not None:
+            return sentence
+    return None
 
 
 def command(game: Optional[str], command_type: str) -> Optional[str]:
-    terms = module(game)
-    return getattr(terms, "COMMANDS", {}).get(command_type) if terms else None
+    for terms in _games(game):
+        words = getattr(terms, "COMMANDS", {}).get(command_type)
+        if words is not None:
+            return words
+    return None
+
+
+def needs_confirmation(game: Optional[str], command_type: str) -> bool:
+    """Whether ``game`` asks for a confirm step before ``command_type`` acts (``CONFIRM``)."""
+    return any(command_type in getattr(terms, "CONFIRM", ()) for terms in _games(game))
 
 
 def command_label(game: Optional[str], language: str, cmd: Mapping[str, Any],
                   card_names: Mapping[str, str]) -> Optional[str]:
-    terms = module(game)
-    label = getattr(terms, "command_label", None) if terms else None
-    return label(language, cmd, card_names) if label else None
+    for terms in _games(game):
+        label = getattr(terms, "command_label", None)
+        words = label(language, cmd, card_names) if label else None
+        if words:
+            return words
+    return None
 
 
 def card_name(game: Optional[str], card_id: Any, language: str, fallback: str) -> str:
