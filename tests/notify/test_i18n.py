@@ -54,3 +54,20 @@ def test_deadlines_read_in_the_players_zone_and_language():
     assert i18n.format_moment(moment, "de", "Europe/Berlin") == "Freitag, 27. November 2026, 20:00 (Europe/Berlin)"
     assert "ноября" in i18n.format_moment(moment, "ru", "Europe/Moscow")
     assert i18n.language_or_default("de-AT") == "de" and i18n.language_or_default("fr") == "en"
+
+
+def test_the_template_catalogue_holds_every_marked_string(tmp_path):
+    """A string marked for translation anywhere (pages, mail, service code) but missing
+    from ``messages.pot`` would never reach the catalogues: extraction must find nothing new.
+    Fix: ``python -m tools.i18n_refresh`` (and translate what it lists)."""
+    from babel.messages.pofile import read_po
+
+    from tools import i18n_refresh
+
+    fresh = tmp_path / "messages.pot"
+    i18n_refresh.extract(fresh)
+    with open(fresh, "rb") as f:
+        extracted = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
+    with open(i18n.TRANSLATIONS_DIR / "messages.pot", "rb") as f:
+        committed = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
+    assert sorted(extracted - committed) == [], "run python -m tools.i18n_refresh"
