@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Iterable, Mapping, Optional
 
+from service.boards import seat_style
 from service.i18n import N_, language_or_default, translator
 
 #: prompt_key -> English sentence (``%(name)s`` from the decision's ``prompt_args``).
@@ -215,11 +216,13 @@ def command_label(language: str, command: Mapping[str, Any], card_names: Mapping
     _ = translator(language)
     ctype = command.get("type")
     args = dict(command.get("args") or {})
-    if ctype == "place_die" and args.get("track") in _PLACE:
+    track = args.get("track")
+    if ctype == "place_die" and track in _PLACE:
         if "card" in args:
-            return _(_PLACE_WITH[args["track"]], value=args.get("value"),
-                     card=name_of(args["card"], language, card_names))
-        return _(_PLACE[args["track"]], value=args.get("value"))
+            sentence = _PLACE_WITH[track]
+            return _(sentence, value=args.get("value"), card=name_of(args["card"], language, card_names))
+        sentence = _PLACE[track]
+        return _(sentence, value=args.get("value"))
     if ctype == "activate_card" and "card" in args:
         return _activation_label(language, args, card_names)
     if ctype == "reroll_again" and "values" in args:
@@ -249,7 +252,7 @@ def _activation_label(language: str, args: Mapping[str, Any], card_names: Mappin
                   provinces=_names(args["provinces"], language, card_names))
     details = []
     if isinstance(args.get("target"), int):
-        details.append(_("seat %(n)s", n=args["target"] + 1))
+        details.append(_("player %(mark)s", mark=seat_style(args["target"])["mark"]))
     if "values" in args:
         details.append(_("re-roll %(values)s", values=_dice(args["values"])))
     if "value" in args and "delta" in args:
@@ -258,9 +261,9 @@ def _activation_label(language: str, args: Mapping[str, Any], card_names: Mappin
     elif "value" in args:
         details.append(_("die %(value)s", value=args["value"]))
     if "index" in args:
-        track = args.get("track", "military")
-        if track in _DIE_ON:
-            details.append(_(_DIE_ON[track], n=int(args["index"]) + 1))
+        sentence = _DIE_ON.get(args.get("track", "military"))
+        if sentence:
+            details.append(_(sentence, n=int(args["index"]) + 1))
     if args.get("discard"):
         details.append(_("discard %(card)s", card=name_of(args["discard"], language, card_names)))
     if args.get("province"):
