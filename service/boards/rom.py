@@ -33,23 +33,23 @@ MAP_WIDTH, MAP_HEIGHT = 360, 270
 #: Pale fills that never match a seat colour, so that a region is never mistaken for a
 #: player; ink on all of them is black (contrast well above 4.5:1).
 REGION_AREAS: dict[str, tuple[int, int, int, int, str]] = {
-    "gallia": (84, 4, 176, 72, "#e8efd8"),
-    "hispania": (4, 84, 94, 98, "#f3e3cf"),
+    "gallia": (84, 4, 176, 76, "#e8efd8"),
+    "hispania": (4, 84, 94, 104, "#f3e3cf"),
     "italia": (104, 82, 76, 114, "#f6efc9"),
-    "greko": (186, 80, 94, 108, "#dde9ef"),
-    "asia": (286, 60, 70, 104, "#eee0ea"),
+    "greko": (186, 80, 98, 108, "#dde9ef"),
+    "asia": (288, 60, 68, 104, "#eee0ea"),
     "africa": (18, 200, 176, 66, "#f2dcc6"),
     "aegyptus": (204, 196, 152, 70, "#e9e4d4"),
 }
 #: Where each province of the default set lies on that map (its marker's centre).
 PROVINCE_SPOTS: dict[str, tuple[int, int]] = {
-    "gallia_comata": (114, 28), "gallia_narbonensis": (162, 42), "gallia_cisalpina": (224, 28),
-    "tarraconensis": (66, 106), "lusitania": (26, 128), "baetica": (62, 150),
-    "etruria": (128, 104), "latium": (154, 130), "sicilia": (142, 166),
-    "macedonia": (212, 100), "thracia": (256, 100), "epirus": (206, 138), "achaea": (246, 158),
-    "bithynia": (322, 82), "pergamon": (308, 126),
-    "mauretania": (50, 222), "numidia": (102, 226), "africa_proconsularis": (154, 222),
-    "cyrenaica": (238, 224), "alexandria": (312, 228),
+    "gallia_comata": (120, 34), "gallia_narbonensis": (164, 44), "gallia_cisalpina": (226, 32),
+    "tarraconensis": (70, 104), "lusitania": (22, 144), "baetica": (62, 156),
+    "etruria": (136, 110), "latium": (152, 136), "sicilia": (140, 170),
+    "macedonia": (214, 104), "thracia": (254, 98), "epirus": (206, 140), "achaea": (246, 160),
+    "bithynia": (326, 90), "pergamon": (306, 130),
+    "mauretania": (56, 228), "numidia": (108, 230), "africa_proconsularis": (162, 226),
+    "cyrenaica": (244, 230), "alexandria": (314, 230),
 }
 PROVINCE_R = 9
 
@@ -67,7 +67,7 @@ PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     6: ((.27, .25), (.73, .25), (.27, .5), (.73, .5), (.27, .75), (.73, .75)),
 }
 
-FORUM_LABEL_W = 64
+FORUM_LABEL_W = 80
 MARK_R = 7  # a player's marker on the forum and VP tracks
 VP_PER_ROW = 10
 
@@ -265,8 +265,8 @@ def _track(board: Mapping[str, Any], name: str, offers: _Offers, language: str, 
     for option in offers.placements(name):
         k = per_section.get(option["section"], 0)
         per_section[option["section"]] = k + 1
-        x = (option["section"] - 1) * (SECTION_W + SECTION_GAP) + 4 + (k % 4) * (DIE + 3)
-        y = SECTION_H + 10 + (k // 4) * (DIE + 4)
+        x = (option["section"] - 1) * (SECTION_W + SECTION_GAP) + 3 + (k % 4) * (DIE + 3)
+        y = SECTION_H + 8 + (k // 4) * (DIE + 6)
         ghosts.append({**option, **_die(option["value"], x, y)})
     rows = max((k + 3) // 4 for k in per_section.values()) if per_section else 0
     height = SECTION_H + 4 + (rows * (DIE + 4) + 8 if rows else 0)
@@ -285,7 +285,10 @@ def _track(board: Mapping[str, Any], name: str, offers: _Offers, language: str, 
 def _card(card: Mapping[str, Any], language: str) -> dict[str, Any]:
     """A card as the page lists it: its name in the page's language and its numbers."""
     cid = str(card.get("id"))
-    return {**card, "name": terms.card_name(cid, language) or card.get("name") or cid}
+    out = {**card, "name": terms.card_name(cid, language) or card.get("name") or cid}
+    if "text" in card:
+        out["text"] = terms.card_text(cid, language) or card["text"]
+    return out
 
 
 # --------------------------------------------------------------------------- forum, VP, rounds

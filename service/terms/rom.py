@@ -171,6 +171,101 @@ NAMES: dict[str, tuple[str, str]] = {
 }
 
 
+_PLACE_ANY_DIE = ("Aktiviere diese Karte, wenn du einen Machtwürfel setzt. Er darf einen höheren Wert haben als der "
+                  "Machtwürfel, neben den er gesetzt wird.",
+                  "Активируйте эту карту, когда ставите кубик власти: он может быть выше кубика, рядом с которым "
+                  "его ставят.")
+_FLIP = ("Stelle einen deiner noch nicht gesetzten Machtwürfel auf den Kopf, d. h., eine „1“ wird zur „6“, eine "
+         "„5“ zur „2“ usw.",
+         "Переверните один из своих ещё не поставленных кубиков власти: «1» становится «6», «5» — «2» и так далее.")
+
+#: senate card id -> (German, Russian) ability text.  German as printed in the rulebook
+#: (p. 8), with its typos mended ("Militärlaiste", "werdest"); Hispania Maximus advances the
+#: olive marker, as the engine reads the card (docs/rom.md: the printed "Weinleiste" is a
+#: misprint).
+ABILITIES: dict[str, tuple[str, str]] = {
+    "legatus": _PLACE_ANY_DIE,
+    "consul": _PLACE_ANY_DIE,
+    "quaestor_1": _FLIP,
+    "quaestor_2": _FLIP,
+    "magistrate": ("Erhöhe in Phase 3 den Wert deines Budgets auf der Schwarzmarktleiste um 1. Gilt nur, wenn du "
+                   "mindestens einen Machtwürfel auf der Schwarzmarktleiste hast.",
+                   "В фазе 3 увеличьте свой бюджет на чёрном рынке на 1, если у вас есть хотя бы один кубик власти "
+                   "на шкале чёрного рынка."),
+    "military_tribune": ("Wirf einen deiner gesetzten Machtwürfel auf der Militärleiste erneut. Das ändert nicht die "
+                         "Reihenfolge der Aktivierung.",
+                         "Перебросьте один из своих поставленных кубиков власти на военной шкале. Порядок "
+                         "розыгрыша от этого не меняется."),
+    "censor": ("Wirf beliebig viele deiner noch nicht gesetzten Machtwürfel erneut.",
+               "Перебросьте любое число своих ещё не поставленных кубиков власти."),
+    "vicarius": ("Ändere den Wert eines deiner ungesetzten Machtwürfel um +/- 1. Eine „1“ kann zur „6“ werden und "
+                 "umgekehrt.",
+                 "Измените значение одного из своих непоставленных кубиков власти на +1 или −1. «1» может стать "
+                 "«6» и наоборот."),
+    "tribunus": ("In Phase 1 kannst du diese Karte aktivieren, um deine Gesamtwürfelsumme bei der Bestimmung der "
+                 "Spielerreihenfolge um 3 zu reduzieren.",
+                 "В фазе 1 можно активировать эту карту, чтобы уменьшить сумму своих кубиков на 3 при определении "
+                 "порядка хода."),
+    "senator": ("Senke den Wert eines deiner gesetzten Machtwürfel um 1. Falls er bereits den Wert „1“ hat, lege "
+                "ihn auf den äußersten linken Abschnitt, er gilt nun als „0“.",
+                "Уменьшите значение одного из своих поставленных кубиков власти на 1. Если на нём уже «1», "
+                "положите его в крайнюю левую секцию: теперь он считается «0»."),
+    "aedile": ("Erhöhe in Phase 3 den Wert deines Budgets auf der Schwarzmarktleiste um 3. Gilt nur, wenn du "
+               "mindestens einen Machtwürfel auf der Schwarzmarktleiste hast.",
+               "В фазе 3 увеличьте свой бюджет на чёрном рынке на 3, если у вас есть хотя бы один кубик власти на "
+               "шкале чёрного рынка."),
+    "magister_equitum": ("Erhöhe in Phase 3 die Stärke deiner Machtwürfel auf der Militärleiste um 3. Gilt nur, "
+                         "wenn du mindestens einen Machtwürfel auf der Militärleiste hast.",
+                         "В фазе 3 увеличьте силу своих кубиков власти на военной шкале на 3, если у вас там есть "
+                         "хотя бы один кубик."),
+    "proconsul": ("Wirf beliebig viele deiner ungesetzten Machtwürfel erneut. Das darfst du sogar wiederholen.",
+                  "Перебросьте любое число своих непоставленных кубиков власти. Это можно даже повторить "
+                  "(один раз)."),
+    "africanus_maximus": ("Wertung: Wenn du die Forumsleiste Wein wertest, lege diese Karte auf eine "
+                          "Weinprovinzkarte (wodurch beide erschöpft werden), um deinen Marker auf der Weinleiste "
+                          "ein Feld vorzurücken.",
+                          "Подсчёт: при подсчёте шкалы вина положите эту карту на провинцию с вином (обе "
+                          "истощаются), чтобы продвинуть свой маркер на шкале вина на одно деление."),
+    "hispania_maximus": ("Wertung: Wenn du die Forumsleiste Oliven wertest, lege diese Karte auf eine "
+                         "Olivenprovinzkarte (wodurch beide erschöpft werden), um deinen Marker auf der "
+                         "Olivenleiste ein Feld vorzurücken.",
+                         "Подсчёт: при подсчёте шкалы оливок положите эту карту на провинцию с оливками (обе "
+                         "истощаются), чтобы продвинуть свой маркер на шкале оливок на одно деление."),
+    "asianus": ("Wertung: Zum Spielende erhältst du 1 SP für jede Region, in der du einen Säulenbogen hast.",
+                "Подсчёт: в конце игры 1 ПО за каждый регион, где у вас есть арка."),
+    "ludi_maximus": ("Wertung: Zum Spielende erhältst du 2 SP für jede deiner Provinzkarten mit einem Arenasymbol.",
+                     "Подсчёт: в конце игры 2 ПО за каждую свою карту провинции с символом арены."),
+    "imperator": ("Wertung: Zum Spielende erhältst du 2 SP für jede deiner Provinzkarten mit einem "
+                  "Armeelagersymbol.",
+                  "Подсчёт: в конце игры 2 ПО за каждую свою карту провинции с символом военного лагеря."),
+    "greko_maximus": ("Wertung: Zum Spielende erhältst du 1 SP für jedes Paar deiner Senats- und Provinzkarten mit "
+                      "gleichem Symbol.",
+                      "Подсчёт: в конце игры 1 ПО за каждую пару из вашей карты сената и карты провинции с "
+                      "одинаковым символом."),
+    "praetor": ("Wertung: Zum Spielende erhältst du 2 SP für jede deiner Provinzkarten mit dem Villasymbol.",
+                "Подсчёт: в конце игры 2 ПО за каждую свою карту провинции с символом виллы."),
+    "vicarius_intrigue": ("Intrige: Wirf einen noch nicht gesetzten Machtwürfel eines beliebigen Spielers erneut.",
+                          "Интрига: перебросьте один ещё не поставленный кубик власти любого игрока."),
+    "hispania_maximus_intrigue": ("Intrige: Wirf eine deiner Senatskarten (auch diese) ab, um eine Provinzkarte der "
+                                  "Epoche I eines beliebigen Spielers abzuwerfen und den entsprechenden Säulenbogen "
+                                  "vom Spielplan zu entfernen. Der Spieler verliert auch die Ressource.",
+                                  "Интрига: сбросьте одну из своих карт сената (можно эту), чтобы сбросить карту "
+                                  "провинции эпохи I любого игрока и убрать её арку с карты. Этот игрок теряет и "
+                                  "ресурс."),
+    "tribunus_intrigue": ("Intrige: Erhöhe in Phase 1 die Gesamtwürfelsumme eines beliebigen Spielers bei der "
+                          "Bestimmung der Spielerreihenfolge um 3.",
+                          "Интрига: в фазе 1 увеличьте сумму кубиков любого игрока на 3 при определении порядка "
+                          "хода."),
+    "greko_maximus_intrigue": ("Intrige: Du erhältst für deine Darbietungen in der Arena 1 SP zusätzlich und dein "
+                               "Rang gilt als 1 Rang höher bei der Ermittlung der „besten Darbietung“.",
+                               "Интрига: вы получаете 1 дополнительное ПО за выступление на арене, а ваш ранг "
+                               "считается на 1 выше при определении лучшего выступления."),
+    "africanus_maximus_intrigue": ("Intrige: Stehle 1 Juwel von einem beliebigen Spieler, indem du deinen Marker "
+                                   "1 Feld vorsetzt und seinen 1 Feld zurück.",
+                                   "Интрига: украдите 1 драгоценность у любого игрока: продвиньте свой маркер на 1 "
+                                   "деление вперёд, а его — на 1 назад."),
+}
+
 def card_name(card_id: str, language: str) -> Optional[str]:
     """The name of card ``card_id`` in ``language``; ``None`` for English and unknown ids
     (the engine's English name is used then).  Arena cards of one name share it:
@@ -183,6 +278,13 @@ def card_name(card_id: str, language: str) -> Optional[str]:
         base, _, number = card_id.rpartition("_")
         names = NAMES.get(base) if number.isdigit() and base not in REGIONS else None
     return names[column] if names else None
+
+
+def card_text(card_id: str, language: str) -> Optional[str]:
+    """A senate card's ability in ``language``; ``None`` for English (the engine's text)."""
+    column = {"de": 0, "ru": 1}.get(language_or_default(language))
+    texts = ABILITIES.get(card_id)
+    return texts[column] if texts and column is not None else None
 
 
 def region_name(region_id: str, language: str, fallback: str) -> str:

@@ -25,6 +25,7 @@ from service.terms import rom as rom_terms
 from tests.web.support import csrf_from, sign_in_with
 
 ANN = "ann@example.org"
+BOB = "bob@example.org"
 CARDS = load_card_set("default")
 
 
@@ -171,19 +172,56 @@ def shopper(decision: dict):
 
 
 def test_a_hidden_arena_set_stays_hidden_until_the_reveal(app, ann, web_sessions, web_config):
-    game_id = new_game(web_sessions, web_config, 4)
-    state = play_until(web_sessions, web_config, game_id,
-                       lambda st, ds: any(d["id"].startswith("arena:") for d in ds)
-                       and any(st.players[s].arena_set for s in range(1, 4)), limit=600, prefer=shopper)
-    laid = {a for s in range(1, 4) for a in state.players[s].arena_set or ()}
-    assert laid
-    spectator = app.test_client()
-    for client in (ann, spectator):
+    """Bob (a second human) lays his set face down while Ann still chooses: neither Ann's
+    page nor a spectator's shows his cards; both see only that he has answered."""
+    with web_sessions() as s:
+        user = auth.get_or_create_user(s, ANN)
+        game = games.create_game(s, web_config, creator=user, game_type="rom", options={}, seats=4,
+                                 bot_seats=[2, 3], creator_seat=0, invites=[BOB], title="Rom")
+        games.join_game(s, web_config, game.id, auth.get_or_create_user(s, BOB))
+        s.commit()
+        game_id = game.id
+    for _ in range(800):
+        with web_sessions() as s:
+            open_for = {email: games.decisions_for(s, game_id, auth.get_or_create_user(s, email))
+                        for email in (ANN, BOB)}
+        bob_arena = [d for d in open_for[BOB] if d["id"].startswith("arena:")]
+        ann_arena = [d for d in open_for[ANN] if d["id"].startswith("arena:")]
+        if bob_arena and ann_arena and bob_arena[0]["default"]["args"]["cards"]:
+            break
+        email, d = next((e, ds[0]) for e, ds in open_for.items() if ds)
+        command = shopper(d) or d["default"]
+        with web_sessions() as s:
+            games.submit_command(s, web_config, game_id, auth.get_or_create_user(s, email),
+                                 command_type=command["type"], args=command["args"], expected_version=d["version"])
+            s.commit()
+    else:
+        raise AssertionError("no arena scoring with sets for both")
+    laid = bob_arena[0]["default"]["args"]["cards"]
+    with web_sessions() as s:
+        games.submit_command(s, web_config, game_id, auth.get_or_create_user(s, BOB), command_type="submit_arena_set",
+                             args={"cards": laid}, expected_version=bob_arena[0]["version"])
+        s.commit()
+    state, _ = state_of(web_sessions, game_id)
+    assert state.phase == "arena" and state.players[1].arena_set == tuple(laid)
+    for client in (ann, app.test_client()):
         page = page_of(client, game_id)
-        assert not {a for a in laid if a in page}, "a face-down set stays face down"
+        assert not [a for a in laid if a in page], "a face-down set stays face down"
         assert "Has answered for the arena." in page and "Still choosing an arena set." in page
-    mine = page_of(ann, game_id)
-    assert all(f'title="{a}"' in mine for a in state.players[0].arena), "my own hand is there to choose from"
+    bob = app.test_client()
+    sign_in_with(app, bob, BOB)
+    assert all(f'title="{a}"' in page_of(bob, game_id) for a in state.players[1].arena), "Bob sees his own hand"
+
+
+def test_a_game_still_waiting_for_players_draws_its_empty_board(ann, web_sessions, web_config):
+    with web_sessions() as s:
+        user = auth.get_or_create_user(s, ANN)
+        game = games.create_game(s, web_config, creator=user, game_type="rom", options={}, seats=3,
+                                 invites=["bob@example.org", "cy@example.org"])
+        s.commit()
+        game_id = game.id
+    page = page_of(ann, game_id)
+    assert svg_block(page, "rom-map") and track_block(page, "military") and not choice_links(page)
 
 
 def test_a_spectator_sees_the_board_but_no_hand_and_no_choices(app, web_sessions, web_config):
@@ -255,7 +293,7 @@ def test_conquering_and_taking_cards_are_clickable_cards(ann, web_sessions, web_
 
 
 def test_every_prompt_key_and_command_of_rom_has_words():
-    source = "".join(p.read_text() for p in Path("engine/rom").glob("*.py"))
+    source = "".join(p.read_text() for p in (Path(__file__).resolve().parents[2] / "engine" / "rom").glob("*.py"))
     keys = set(re.findall(r'prompt_key="([a-z_]+)"', source))
     assert keys and keys <= set(rom_terms.PROMPTS)
     handled = set(re.findall(r'"([a-z_]+)": _on_', source))
@@ -336,3 +374,9 @@ def test_german_and_russian_pages_speak_rom(catalogues, ann, web_sessions, web_c
     assert prompt in confirm, "the prompt is Rom's, translated"
     assert button in confirm, "the answer names die and track in the page's language"
     assert "Place a" not in confirm
+
+
+def test_every_senate_card_has_its_ability_in_german_and_russian():
+    for card in CARDS.senate:
+        assert rom_terms.card_text(card.id, "de") and rom_terms.card_text(card.id, "ru"), card.id
+    assert rom_terms.card_text("censor", "en") is None
