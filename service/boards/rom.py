@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Sequence
 
 from service.boards import choice_url, seat_style
+from service import i18n
 from service.i18n import language_or_default
 from service.terms import rom as terms
 
@@ -86,7 +87,7 @@ def prepare(board: Mapping[str, Any], *, language: str, game_id: str, version: O
         "forum": _forum(board, cards),
         "vp": _vp_track(board),
         "rounds": _rounds(board, cards),
-        "order": [{**seat_style(s), "seat": s, "turn": s == board.get("turn_seat")}
+        "order": [{**seat_style(s), "seat": s, "turn": s == board.get("turn_seat"), "you": s == seat}
                   for s in board.get("turn_order") or ()],
         "players": _players(board, seat, language, offers),
         "hidden_market": offers.hidden_market(),
@@ -113,7 +114,7 @@ class _Offers:
 
     def link(self, decision: Mapping[str, Any], option: Mapping[str, Any]) -> dict[str, str]:
         return {"url": choice_url(self.game_id, decision, option),
-                "label": terms.command_label(self.language, option, {}) or str(option.get("type"))}
+                "label": i18n.command_label(self.language, option, {}, "rom")}
 
     def placements(self, track: str) -> list[dict[str, Any]]:
         """Every ``place_die`` option on ``track``, with the section it lands in (the

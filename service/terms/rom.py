@@ -61,30 +61,24 @@ CONFIRM: frozenset[str] = frozenset({
     "buy_hidden_arena_card", "submit_arena_set",
 })
 
-#: Track names on their own (headings, legends).
-TRACK_NAMES: dict[str, str] = {
-    "military": N_("Military track"),
-    "senate": N_("Senate track"),
-    "black_market": N_("Black market track"),
+#: Per track, its sentences: its name (headings), "Place a 3 on the senate track", the
+#: same with a senate card (Legatus, Consul), and "die 2 on the senate track" (Senator).
+#: One sentence per track, as German and Russian inflect each track's name differently.
+_TRACK_WORDS: dict[str, tuple[str, str, str, str]] = {
+    "military": (N_("Military track"), N_("Place a %(value)s on the military track"),
+                 N_("Place a %(value)s on the military track with %(card)s"),
+                 N_("die %(n)s on the military track")),
+    "senate": (N_("Senate track"), N_("Place a %(value)s on the senate track"),
+               N_("Place a %(value)s on the senate track with %(card)s"),
+               N_("die %(n)s on the senate track")),
+    "black_market": (N_("Black market track"), N_("Place a %(value)s on the black market track"),
+                     N_("Place a %(value)s on the black market track with %(card)s"),
+                     N_("die %(n)s on the black market track")),
 }
-
-#: "Place a 3 on the senate track": one sentence per track, as the grammar of German and
-#: Russian differs per track name.
-_PLACE: dict[str, str] = {
-    "military": N_("Place a %(value)s on the military track"),
-    "senate": N_("Place a %(value)s on the senate track"),
-    "black_market": N_("Place a %(value)s on the black market track"),
-}
-_PLACE_WITH: dict[str, str] = {
-    "military": N_("Place a %(value)s on the military track with %(card)s"),
-    "senate": N_("Place a %(value)s on the senate track with %(card)s"),
-    "black_market": N_("Place a %(value)s on the black market track with %(card)s"),
-}
-_DIE_ON: dict[str, str] = {
-    "military": N_("die %(n)s on the military track"),
-    "senate": N_("die %(n)s on the senate track"),
-    "black_market": N_("die %(n)s on the black market track"),
-}
+TRACK_NAMES: dict[str, str] = {track: words[0] for track, words in _TRACK_WORDS.items()}
+_PLACE = {track: words[1] for track, words in _TRACK_WORDS.items()}
+_PLACE_WITH = {track: words[2] for track, words in _TRACK_WORDS.items()}
+_DIE_ON = {track: words[3] for track, words in _TRACK_WORDS.items()}
 
 #: Regions (not cards, but named by the same rulebook).
 REGIONS: dict[str, dict[str, str]] = {
