@@ -55,6 +55,8 @@ PROVINCE_SPOTS: dict[str, tuple[int, int]] = {
 PROVINCE_R = 9
 
 DIE = 18  # a die's side on the tracks
+GHOST = 24  # a die one may place: a touch target of about 24 px on a phone
+GHOSTS_PER_ROW = 3
 TRACK_WIDTH = 360
 SECTION_W, SECTION_GAP = 87, 4
 SECTION_H = 44
@@ -266,11 +268,11 @@ def _track(board: Mapping[str, Any], name: str, offers: _Offers, language: str, 
     for option in offers.placements(name):
         k = per_section.get(option["section"], 0)
         per_section[option["section"]] = k + 1
-        x = (option["section"] - 1) * (SECTION_W + SECTION_GAP) + 3 + (k % 4) * (DIE + 3)
-        y = SECTION_H + 8 + (k // 4) * (DIE + 6)
-        ghosts.append({**option, **_die(option["value"], x, y)})
-    rows = max((k + 3) // 4 for k in per_section.values()) if per_section else 0
-    height = SECTION_H + 4 + (rows * (DIE + 4) + 8 if rows else 0)
+        x = (option["section"] - 1) * (SECTION_W + SECTION_GAP) + 3 + (k % GHOSTS_PER_ROW) * (GHOST + 4)
+        y = SECTION_H + 6 + (k // GHOSTS_PER_ROW) * (GHOST + 4)
+        ghosts.append({**option, **_die(option["value"], x, y, GHOST)})
+    rows = max(-(-k // GHOSTS_PER_ROW) for k in per_section.values()) if per_section else 0
+    height = SECTION_H + (rows * (GHOST + 4) + 6 if rows else 0)
     under = (board.get("under_tracks") or {}).get(name) or []
     if name == "military":
         clicks = offers.single("conquer_provinces", "provinces")
