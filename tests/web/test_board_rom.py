@@ -82,6 +82,23 @@ def page_of(client, game_id, language: str = "en") -> str:
     return answer.data.decode()
 
 
+def my_panel(page: str) -> str:
+    match = re.search(r'<section class="panel rom-player rom-you".*?</section>', page, re.S)
+    assert match, "the viewer's own panel"
+    return match.group(0)
+
+
+def senator(decision: dict):
+    """Ann sends her first two dice of a round to the senate and the others to the legion."""
+    options = decision.get("options") or []
+    first = "senate" if len((decision.get("context") or {}).get("dice") or ()) > 2 else "military"
+    for track in (first, "senate", "military"):
+        places = [o for o in options if o["type"] == "place_die" and o["args"]["track"] == track]
+        if places:
+            return places[0]
+    return None
+
+
 def svg_block(page: str, cls: str) -> str:
     match = re.search(rf'<svg class="{cls}".*?</svg>', page, re.S)
     assert match, cls
@@ -128,14 +145,20 @@ def test_the_board_shows_the_map_tracks_and_my_cards_and_nothing_hidden(app, ann
     for aid in state.arena_row:
         assert f'title="{aid}"' in track_block(page, "black_market")
     assert svg_block(page, "rom-forum") and svg_block(page, "rom-vp")
-    for v in mine.unplaced:
-        assert f"{v}" in page
+    assert f'aria-label="{", ".join(map(str, mine.unplaced))}"' in my_panel(page), "my dice in hand"
 
-    # later: round 2 onwards, Ann has cards of her own, others have theirs
+    # later: Ann holds senate cards and provinces, the others hold arena cards
     state = play_until(web_sessions, web_config, game_id,
-                       lambda st, ds: st.round >= 3 and st.phase == "placement" and ds
-                       and any(p.senate for p in st.players) and any(p.arena for p in st.players[1:]))
+                       lambda st, ds: st.round >= 3 and st.phase == "placement" and ds and st.players[0].senate
+                       and st.players[0].provinces and any(p.arena for p in st.players[1:]), prefer=senator)
     page = page_of(ann, game_id)
+    panel = my_panel(page)
+    for cid in state.players[0].senate:
+        assert f'title="{cid}"' in panel, "my senate cards"
+    for pid in state.players[0].provinces:
+        assert f'title="{pid}"' in panel, "my provinces"
+    exhausted = [c for c in state.players[0].senate if c in state.exhausted_senate]
+    assert ("rom-exhausted" in panel) == bool(exhausted or set(state.players[0].provinces) & state.exhausted_provinces)
     for seat, player in enumerate(state.players):
         for cid in player.senate:
             assert f'title="{cid}"' in page, "every senate card lies face up"
