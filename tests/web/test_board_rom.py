@@ -378,12 +378,12 @@ def catalogues(app, tmp_path, monkeypatch):
     i18n.translations.cache_clear()
 
 
-@pytest.mark.parametrize("language,track,prompt,button", [
-    ("de", "Militärleiste", "Setze einen deiner Machtwürfel", "auf die"),
-    ("ru", "Военная шкала", "Поставьте один из своих кубиков власти", "Поставить"),
+@pytest.mark.parametrize("language,track,prompt,button,province", [
+    ("de", "Militärleiste", "Setze einen deiner Machtwürfel", "auf die", "Etrurien"),
+    ("ru", "Военная шкала", "Поставьте один из своих кубиков власти", "Поставить", "Этрурия"),
 ])
 def test_german_and_russian_pages_speak_rom(catalogues, ann, web_sessions, web_config, language, track, prompt,
-                                            button):
+                                            button, province):
     game_id = new_game(web_sessions, web_config, 3)
     play_until(web_sessions, web_config, game_id,
                lambda st, ds: any(o["type"] == "place_die" for d in ds for o in d.get("options") or ()))
@@ -391,7 +391,7 @@ def test_german_and_russian_pages_speak_rom(catalogues, ann, web_sessions, web_c
         auth.get_or_create_user(s, ANN).language = language  # a player's own choice beats the browser's
         s.commit()
     page = page_of(ann, game_id, language)
-    assert track in page
+    assert track in page and province in svg_block(page, "rom-map")
     link = next(link for link in choice_links(page) if command_of(link)["type"] == "place_die")
     confirm = ann.get(link, headers={"Accept-Language": language}).data.decode()
     assert prompt in confirm, "the prompt is Rom's, translated"
