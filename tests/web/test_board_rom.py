@@ -14,11 +14,9 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 from engine.rom.carddata import load_card_set
-from service import auth, games, i18n, store
+from service import auth, games, store
 from service.boards import seat_style
 from service.db import Game
 from service.terms import rom as rom_terms
@@ -353,36 +351,11 @@ def test_command_labels_tell_the_arguments():
 # --------------------------------------------------------------------------- German and Russian pages
 
 
-@pytest.fixture
-def catalogues(app, tmp_path, monkeypatch):
-    """The catalogues with this branch's pending translations folded in, compiled into a
-    temporary folder that both Flask-Babel and ``service.i18n`` read (the shared
-    catalogues are only rebuilt when the branches are merged)."""
-    pending = json.loads((i18n.TRANSLATIONS_DIR / "pending" / "rom.json").read_text(encoding="utf-8"))
-    for lang in ("de", "ru"):
-        with open(i18n.TRANSLATIONS_DIR / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
-            catalog = read_po(f, locale=lang)
-        for msgid, by_lang in pending.items():
-            catalog.add(msgid, by_lang[lang])
-        target = tmp_path / lang / "LC_MESSAGES"
-        target.mkdir(parents=True)
-        with open(target / "messages.mo", "wb") as f:
-            write_mo(f, catalog)
-    monkeypatch.setattr(i18n, "TRANSLATIONS_DIR", tmp_path)
-    i18n.translations.cache_clear()
-    babel = app.extensions["babel"]
-    monkeypatch.setattr(babel, "translation_directories", [str(tmp_path)])
-    with app.app_context():
-        babel.instance.domain_instance.cache.clear()
-    yield
-    i18n.translations.cache_clear()
-
-
 @pytest.mark.parametrize("language,track,prompt,button,province", [
     ("de", "Militärleiste", "Setze einen deiner Machtwürfel", "auf die", "Etrurien"),
     ("ru", "Военная шкала", "Поставьте один из своих кубиков власти", "Поставить", "Этрурия"),
 ])
-def test_german_and_russian_pages_speak_rom(catalogues, ann, web_sessions, web_config, language, track, prompt,
+def test_german_and_russian_pages_speak_rom(ann, web_sessions, web_config, language, track, prompt,
                                             button, province):
     game_id = new_game(web_sessions, web_config, 3)
     play_until(web_sessions, web_config, game_id,
