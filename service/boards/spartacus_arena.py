@@ -256,8 +256,8 @@ def _token(fight, fighters, index, names, mine, game_id, language, _) -> dict:
         attacker = fighters[active]
         for option in _options(turn, "attack"):
             args = option.get("args") or {}
-            short = _card_name(args.get("source"), language, args.get("source")) if args.get("style") == "speed" \
-                else _("Strike")
+            short = _card_name(args.get("source"), language, _equipment_name(attacker, args.get("source"))) \
+                if args.get("style") == "speed" else _("Strike")
             attacks.append({"url": choice_url(game_id, turn, option), "short": short,
                             "label": attack_label(option, names[index], attacker, language, _)})
     dice = fighter.get("dice") or {}
@@ -272,16 +272,20 @@ def _token(fight, fighters, index, names, mine, game_id, language, _) -> dict:
     }
 
 
+def _equipment_name(fighter: Mapping[str, Any], card: Any) -> str:
+    """The engine's (English) name of ``fighter``'s equipment card ``card``."""
+    return next((str(e.get("name")) for e in fighter.get("equipment") or []
+                 if isinstance(e, Mapping) and e.get("card") == card), str(card or ""))
+
+
 def attack_label(option: Mapping[str, Any], target: str, attacker: Optional[Mapping[str, Any]], language: str,
                  _) -> str:
     """"Attack Crixus", or "Attack Crixus with the speed dice (Javelin)" for a speed attack."""
     args = option.get("args") or {}
     if args.get("style") == "speed":
         source = str(args.get("source") or "")
-        english = next((e.get("name") for e in (attacker or {}).get("equipment") or []
-                        if isinstance(e, Mapping) and e.get("card") == source), None)
         return _("Attack %(name)s with the speed dice (%(card)s)", name=target,
-                 card=_card_name(source, language, english or source))
+                 card=_card_name(source, language, _equipment_name(attacker or {}, source)))
     return _("Attack %(name)s", name=target)
 
 
@@ -463,7 +467,13 @@ def _last_roll(fight, names, _) -> Optional[dict]:
     if not isinstance(last, Mapping):
         return None
     dice = last.get("dice") or [[], []]
-    sides = [{"name": _label(names, i), "faces": [{"value": v, "pips": _pips(v)} for v in dice[i]]}
+    attacker = last.get("attacker")
+    pools = ["speed", "speed"]
+    if isinstance(attacker, int) and attacker in (0, 1):
+        pools[attacker] = "speed" if last.get("style") == "speed" else "attack"
+        pools[1 - attacker] = "defence"
+    sides = [{"name": _label(names, i), "colour": POOL_COLOURS[pools[i]],
+              "faces": [{"value": v, "pips": _pips(v)} for v in dice[i]]}
              for i in range(min(2, len(dice), len(names)))]
     if last.get("purpose") == "initiative":
         winner = last.get("winner")
@@ -473,7 +483,6 @@ def _last_roll(fight, names, _) -> Optional[dict]:
             else _("A tie (%(a)s each): the dice are rolled again", a=sums[0] if sums else 0)
         title = _("Last initiative roll, round %(round)s", round=last.get("round"))
     else:
-        attacker = last.get("attacker")
         wounds = last.get("wounds") or [0, 0]
         if isinstance(attacker, int) and attacker < len(names) and len(names) == 2:
             sides = [sides[attacker], sides[1 - attacker]] if len(sides) == 2 else sides
@@ -524,7 +533,7 @@ def _status(fight, fighters, names, _) -> list[str]:
     if len(fighters) == 2:
         a, b = (_hex_key(f.get("position")) for f in fighters)
         if a and b:
-            lines.append(_("Distance: %(n)s hexes", n=_hex_distance(a, b)))
+            lines.append(_("Distance in hexes: %(n)s", n=_hex_distance(a, b)))
     fatigue = fight.get("fatigue_round")
     if isinstance(fatigue, int):
         if (fight.get("round") or 0) >= fatigue:

@@ -377,7 +377,7 @@ def test_the_fight_speaks_german_and_russian(app, duel, web_sessions, web_config
     page = client.get(f"/games/{game_id}").data.decode()
     for word in words:
         assert word in page, word
-    for english in ("Attack <strong>", "Defence <strong>", "Distance:", "The fight in words"):
+    for english in ("Attack <strong>", "Defence <strong>", "Distance in hexes", "The fight in words"):
         assert english not in page
     spectator = app.test_client().get(f"/games/{game_id}", headers={"Accept-Language": language}).data.decode()
     assert words[0] in spectator and "Attack <strong>" not in spectator
@@ -426,3 +426,38 @@ def test_corners_are_drawn_outside_the_board(app):
     assert boxed["corners"][0]["y"] + boxed["corners"][0]["h"] <= top
     assert float(boxed["view_box"].split()[3]) > float(plain["view_box"].split()[3])
     assert "Ann: 2 gold on I" in page and "corner-top_left" in page
+
+
+def test_a_fight_of_the_spartacus_game_is_drawn_the_same_way(app):
+    """``board["arena"]["fight"]`` of the Spartacus game has the duel's shape; its
+    decisions (ids start with the fight's id) become links on the board."""
+    from engine.core.playout import play_out
+    from service.boards import spartacus_arena
+
+    rules = registry.get("spartacus")
+    reached = {}
+
+    class Reached(Exception):
+        pass
+
+    def on_step(state, _command, _events):
+        fight = (rules.view(state, None).get("arena") or {}).get("fight")
+        if fight and fight["phase"] == "turn":
+            reached["state"] = state
+            raise Reached
+
+    with pytest.raises(Reached):
+        play_out(rules, rules.initial_state(3, {}), random.Random(2), on_step=on_step)
+    state = reached["state"]
+    turn = next(d for d in rules.pending(state).decisions if d.prompt_key == "spartacus_arena.turn")
+    fight = rules.view(state, turn.seat)["arena"]["fight"]
+    decisions = [{**d.to_json(), "version": 40} for d in rules.pending(state).for_seat(turn.seat)]
+    with app.test_request_context():
+        drawing = spartacus_arena.draw_fight(fight, language="en", game_id="g1", seat=turn.seat, decisions=decisions)
+        other = spartacus_arena.draw_fight(rules.view(state, None)["arena"]["fight"], language="en", game_id="g1",
+                                           seat=None, decisions=[])
+    assert [t["name"] for t in drawing["tokens"]] == [f["name"] for f in fight["fighters"]]
+    moves = [o for o in turn.options if o.type == "move"]
+    assert len(drawing["moves"]) == len(moves)
+    assert all(f"decision={turn.id}" in m["url"].replace("%3A", ":") for m in drawing["moves"])
+    assert not other["moves"] and not other["actions"]
