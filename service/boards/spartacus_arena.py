@@ -192,7 +192,7 @@ def _board(fight, fighters, mine, game_id, language) -> tuple[list[dict], list[f
     active = fight.get("active")
     reach_side = active if isinstance(active, int) and 0 <= active < len(fighters) else None
     reach_from = _hex_key(fighters[reach_side].get("position")) if reach_side is not None else None
-    reach = fighters[reach_side].get("reach") or 1 if reach_side is not None else 0
+    reach = (fighters[reach_side].get("reach") or 1) if reach_side is not None else 0
     out = []
     xs, ys = [], []
     for h in board.get("hexes") or []:
@@ -208,7 +208,6 @@ def _board(fight, fighters, mine, game_id, language) -> tuple[list[dict], list[f
             "q": key[0], "r": key[1], "cx": round(cx, 1), "cy": round(cy, 1), "points": hex_points(cx, cy),
             "start": start,
             "in_reach": reach_from is not None and 0 < _hex_distance(key, reach_from) <= reach,
-            "reach_side": reach_side,
             "move": choice_url(game_id, mine["turn"], option) if option else None,
             "move_label": words.command_label(language, option, {}) if option else "",
         })

@@ -246,8 +246,9 @@ def test_a_reroll_is_chosen_by_clicking_the_die(duel, players, web_sessions, web
     dice = links(page, "die-link")
     singles = [o for o in decision.options if len(o.args["dice"]) == 1]
     assert len(dice) == len(singles)
-    command = command_of(dice[0])
-    assert command == {"type": "reroll", "args": {"dice": [0]}}
+    commands = [command_of(u) for u in dice]
+    assert all(c["type"] == "reroll" for c in commands)
+    assert sorted(c["args"]["dice"] for c in commands) == sorted(list(o.args["dice"]) for o in singles)
     assert confirm(client, dice[0]) == 303
     if open_decisions(web_sessions, game_id) and any(d.prompt_key == "spartacus_arena.reroll"
                                                      for d in open_decisions(web_sessions, game_id)):
@@ -299,7 +300,6 @@ def test_the_other_sides_plan_and_net_stay_hidden(duel, players, web_sessions, w
     ann, bob = players
     decision = drive(web_sessions, web_config, game_id, lambda d: d.prompt_key == "spartacus_arena.use_net"
                      and d.seat == 0, random.Random(1))
-    state, _version = state_of(web_sessions, game_id)
     # ann throws her net; bob has not decided yet
     submit(web_sessions, web_config, game_id, decision, next(o for o in decision.options if o.args["use"]))
     assert "you throw the net this round" in ann.get(f"/games/{game_id}").data.decode()
@@ -366,17 +366,23 @@ def catalogues(app, tmp_path, monkeypatch):
     ("ru", ["Атака", "Защита", "Скорость", "Раунд", "Дальность"]),
 ])
 def test_the_fight_speaks_german_and_russian(app, duel, web_sessions, web_config, catalogues, language, words):
-    game_id, _decision = reach(duel, web_sessions, web_config,
-                               lambda d: d.prompt_key == "spartacus_arena.allocate_wounds", 11, aggressive)
+    game_id, decision = reach(duel, web_sessions, web_config,
+                              lambda d: d.prompt_key == "spartacus_arena.allocate_wounds", 11, aggressive)
+    email = (ANN, BOB)[decision.seat]
     with web_sessions() as s:
-        user = s.get(User, auth.get_or_create_user(s, ANN).id)
+        user = s.get(User, auth.get_or_create_user(s, email).id)
         user.language = language
         s.commit()
     client = app.test_client()
-    sign_in_with(app, client, ANN)
+    sign_in_with(app, client, email)
     page = client.get(f"/games/{game_id}").data.decode()
     for word in words:
         assert word in page, word
+    lose = {"de": "Würfel abgeben:", "ru": "Сбросить кубики:"}[language]
+    assert lose in page, "the dice to lose, translated"
+    confirm_page = client.get(links(page, "arena-choice")[0]).data.decode()
+    assert {"de": "Welche?", "ru": "Какие?"}[language] in confirm_page, "the arena's prompt, translated"
+    assert lose in confirm_page
     for english in ("Attack <strong>", "Defence <strong>", "Distance in hexes", "The fight in words"):
         assert english not in page
     spectator = app.test_client().get(f"/games/{game_id}", headers={"Accept-Language": language}).data.decode()
