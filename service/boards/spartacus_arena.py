@@ -139,8 +139,8 @@ def draw_fight(fight: Mapping[str, Any], *, language: str, game_id: str, seat: O
         "corners": corner_boxes,
         "fighters": panels,
         "status": status,
-        "roll": _roll(fight, fighters, names, mine, game_id, _),
-        "last_roll": _last_roll(fight, names, _),
+        # the roll on the table, then the last one settled: drawn alike
+        "rolls": [r for r in (_roll(fight, fighters, names, mine, game_id, _), _last_roll(fight, names, _)) if r],
         "wounds": _wounds(fight, fighters, names, mine, game_id, language, _),
         "actions": _actions(mine, game_id, language),
         "result": _result(fight, names, _),
@@ -443,10 +443,12 @@ def _roll(fight, fighters, names, mine, game_id, _) -> Optional[dict]:
         else:
             note = ""
         allowance = (roll.get("allowance") or [0, 0])[i] if i < len(roll.get("allowance") or []) else 0
-        sides.append({"name": _label(names, i), "pool": _(POOL_NAMES[pool]) if pool in POOL_NAMES else "",
-                      "colour": POOL_COLOURS.get(pool, "#444444"), "faces": faces, "note": note,
-                      "allowance": _("may reroll up to %(n)s", n=allowance) if allowance else "",
-                      "sum": sum(v for v in dice if isinstance(v, int))})
+        who = _label(names, i) + (f" · {_(POOL_NAMES[pool])}" if pool in POOL_NAMES else "")
+        if roll.get("purpose") == "initiative":
+            who += f" · Σ {sum(v for v in dice if isinstance(v, int))}"
+        notes = [_("may reroll up to %(n)s", n=allowance)] if allowance else []
+        sides.append({"who": who, "colour": POOL_COLOURS.get(pool, "#444444"), "faces": faces,
+                      "notes": notes + ([note] if note else [])})
     reroll_choices = []
     for option in options:
         chosen = (option.get("args") or {}).get("dice") or []
@@ -458,7 +460,7 @@ def _roll(fight, fighters, names, mine, game_id, _) -> Optional[dict]:
         })
     purpose = str(roll.get("purpose") or "")
     return {"title": _(ROLL_PURPOSES[purpose]) if purpose in ROLL_PURPOSES else purpose, "sides": sides,
-            "choices": reroll_choices, "initiative": purpose == "initiative"}
+            "choices": reroll_choices, "summary": ""}
 
 
 def _last_roll(fight, names, _) -> Optional[dict]:
@@ -471,8 +473,8 @@ def _last_roll(fight, names, _) -> Optional[dict]:
     if isinstance(attacker, int) and attacker in (0, 1):
         pools[attacker] = "speed" if last.get("style") == "speed" else "attack"
         pools[1 - attacker] = "defence"
-    sides = [{"name": _label(names, i), "colour": POOL_COLOURS[pools[i]],
-              "faces": [{"value": v, "pips": _pips(v)} for v in dice[i]]}
+    sides = [{"who": _label(names, i), "colour": POOL_COLOURS[pools[i]], "notes": [],
+              "faces": [{"value": v, "pips": _pips(v), "url": None, "title": str(v)} for v in dice[i]]}
              for i in range(min(2, len(dice), len(names)))]
     if last.get("purpose") == "initiative":
         winner = last.get("winner")
@@ -491,7 +493,7 @@ def _last_roll(fight, names, _) -> Optional[dict]:
         else:
             summary = ""
         title = _("Last attack, round %(round)s", round=last.get("round"))
-    return {"title": title, "sides": sides, "summary": summary}
+    return {"title": title, "sides": sides, "summary": summary, "choices": []}
 
 
 def _pips(value: Any) -> list[tuple[int, int]]:
