@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 from engine.core.types import Event
 from engine.spartacus.arena.combat import sort_high, zeros
 from engine.spartacus.arena.plan import plan_from_json
-from engine.spartacus.arena.state import FightResult, FightState, Roll, SideState, WoundDue, evolve
+from engine.spartacus.arena.state import FightResult, FightState, Roll, SettledRoll, SideState, WoundDue, evolve
 
 #: Every event type's schema version; bump one and add an upcaster when its data changes.
 EVENT_VERSIONS: dict[str, int] = {}
@@ -145,12 +145,20 @@ def _dice_rerolled(state: FightState, data: Mapping[str, Any]) -> FightState:
 
 @_folds("InitiativeDecided")
 def _initiative_decided(state: FightState, data: Mapping[str, Any]) -> FightState:
-    return evolve(state, initiative=data["winner"], roll=None, phase="order")
+    return evolve(state, initiative=data["winner"], roll=None, phase="order",
+                  last_roll=_initiative_roll(state, data, data["winner"]))
 
 
 @_folds("InitiativeTied")
 def _initiative_tied(state: FightState, data: Mapping[str, Any]) -> FightState:
-    return evolve(state, attempt=state.attempt + 1, roll=None, phase="initiative_roll")
+    return evolve(state, attempt=state.attempt + 1, roll=None, phase="initiative_roll",
+                  last_roll=_initiative_roll(state, data, -1))
+
+
+def _initiative_roll(state: FightState, data: Mapping[str, Any], winner: int) -> SettledRoll:
+    dice = _pair(data["dice"])
+    return SettledRoll(purpose="initiative", round=data["round"], dice=(sort_high(dice[0]), sort_high(dice[1])),
+                       winner=winner)
 
 
 @_folds("OrderChosen")
@@ -204,7 +212,13 @@ def _attack_resolved(state: FightState, data: Mapping[str, Any]) -> FightState:
         due.append(WoundDue(defender, data["to_defender"], "attack"))
     if data["to_attacker"] > 0:
         due.append(WoundDue(attacker, data["to_attacker"], "counter"))
-    return evolve(state, roll=None, wounds=tuple(due), after_wounds="turn",
+    dice = [(), ()]
+    dice[attacker], dice[defender] = sort_high(data["attack"]), sort_high(data["defence"])
+    wounds = [0, 0]
+    wounds[defender], wounds[attacker] = data["to_defender"], data["to_attacker"]
+    last = SettledRoll(purpose="attack", round=data["round"], dice=(dice[0], dice[1]), attacker=attacker,
+                       style=data["style"], source=data.get("source", ""), wounds=(wounds[0], wounds[1]))
+    return evolve(state, roll=None, wounds=tuple(due), after_wounds="turn", last_roll=last,
                    phase="wounds" if due else "turn")
 
 

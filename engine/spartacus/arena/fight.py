@@ -133,6 +133,7 @@ def view(state: FightState, viewer: Viewer) -> dict:
         "moved": state.moved,
         "attacked": state.attacked,
         "roll": None,
+        "last_roll": state.last_roll.to_json() if state.last_roll else None,
         "wounds_due": [{"side": w.side, "count": w.count, "reason": w.reason} for w in state.wounds],
         "result": state.result.to_json() if state.result else None,
     }

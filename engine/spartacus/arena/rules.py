@@ -74,7 +74,8 @@ class ArenaDuelRules:
         return fight.apply(state, event)
 
     def view(self, state: FightState, viewer: Viewer) -> dict:
-        return fight.view(state, viewer)
+        # "game" names the board drawing of the pages, as every game's view does.
+        return {"game": self.name, **fight.view(state, viewer)}
 
     def visible(self, event: Event, viewer: Viewer) -> Optional[dict]:
         return fight.visible(event, viewer)

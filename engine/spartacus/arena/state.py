@@ -100,6 +100,28 @@ class Roll:
 
 
 @dataclass(frozen=True)
+class SettledRoll:
+    """The last roll of the fight once final: the initiative (``winner`` -1 on a tie, which
+    is rolled again) or an attack with the wounds it dealt to each side.  Every die in a
+    fight is public; the pages draw it so a player sees what the wounds they owe came from."""
+
+    purpose: str  # initiative | attack
+    round: int
+    dice: tuple[tuple[int, ...], tuple[int, ...]]  # per side, sorted high to low
+    attacker: int = -1
+    style: str = ""
+    source: str = ""
+    winner: int = -1
+    wounds: tuple[int, int] = (0, 0)  # dealt to fighter I, fighter II
+
+    def to_json(self) -> dict:
+        return {"purpose": self.purpose, "round": self.round, "dice": [list(d) for d in self.dice],
+                "attacker": self.attacker if self.attacker >= 0 else None, "style": self.style,
+                "source": self.source, "winner": self.winner if self.winner >= 0 else None,
+                "wounds": list(self.wounds)}
+
+
+@dataclass(frozen=True)
 class WoundDue:
     side: int
     count: int
@@ -146,6 +168,7 @@ class FightState:
     attacked: bool = False
     nets: tuple[Optional[bool], Optional[bool]] = (False, False)
     roll: Optional[Roll] = None
+    last_roll: Optional[SettledRoll] = None
     rolls: int = 0
     chances: int = 0
     attacks: int = 0

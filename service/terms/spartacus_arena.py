@@ -1,0 +1,104 @@
+"""The arena's words: prompts of the fight's decisions, its commands, their labels.
+
+The keys are the engine's (``spartacus_arena.*``): the same decisions come up in the
+arena duel and in every arena and tournament fight of the Spartacus game.  German terms
+follow the German rulebook ("Angriff", "Verteidigung", "Schnelligkeit", "Wunde",
+"Initiative", "Netz"), Russian the Russian one ("Атака", "Защита", "Скорость", "Рана",
+"Инициатива").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+from service import i18n, terms
+from service.i18n import N_
+
+PROMPTS: dict[str, str] = {
+    "spartacus_arena.use_net": N_("Round %(round)s: does %(fighter)s throw the net to win the initiative?"),
+    "spartacus_arena.choose_order": N_("Round %(round)s: %(fighter)s has the initiative. Move first or second?"),
+    "spartacus_arena.turn": N_("Round %(round)s: %(fighter)s's turn. Move, attack or end the turn."),
+    "spartacus_arena.reroll": N_("%(fighter)s may reroll up to %(allowance)s of its dice. Which?"),
+    "spartacus_arena.allocate_wounds": N_("%(fighter)s loses %(count)s dice. Which?"),
+    "spartacus_arena.set_fight_plan": N_("Set %(fighter)s's fight plan: it answers every decision of the fight "
+                                         "for you."),
+}
+
+COMMANDS: dict[str, str] = {
+    "move": N_("Move"),
+    "attack": N_("Strike"),
+    "end_turn": N_("End the turn"),
+    "allocate_wounds": N_("Lose dice"),
+    "choose_order": N_("Choose the order"),
+    "reroll": N_("Reroll"),
+    "use_net": N_("Throw the net"),
+    "set_fight_plan": N_("Fight on by a fight plan"),
+}
+
+#: Commands worth a second look before they are sent: a lost die, a thrown net and an
+#: ended turn cannot be taken back, and a fight plan answers every later decision at once
+#: (a fight between two planned fighters resolves in one go).  Moves and attacks are
+#: chosen on the board, whose links already open a confirm page.
+CONFIRM = frozenset({"allocate_wounds", "use_net", "end_turn", "set_fight_plan"})
+
+POOLS = ("attack", "defence", "speed")
+POOL_NAMES = {"attack": N_("Attack"), "defence": N_("Defence"), "speed": N_("Speed")}
+
+
+def allocation_label(language: str, args: Mapping[str, Any]) -> str:
+    """"Lose dice: Speed 1, Defence 1" for an ``allocate_wounds`` answer."""
+    _ = i18n.translator(language)
+    parts = [f"{_(POOL_NAMES[p])} {args[p]}" for p in POOLS if isinstance(args.get(p), int) and args[p] > 0]
+    return _("Lose dice: %(dice)s", dice=", ".join(parts)) if parts else _("Lose no dice")
+
+
+def card_name(card_id: str, language: str) -> Optional[str]:
+    """The arena's cards are the Spartacus game's: its words name them."""
+    name = terms.card_name("spartacus", card_id, language, "")
+    return name or None
+
+
+def _english_card_name(card_id: str) -> str:
+    from engine.spartacus.cards.market import load_market
+
+    try:
+        return load_market().card(card_id).name
+    except (KeyError, ValueError):
+        return card_id
+
+
+def command_label(language: str, command: Mapping[str, Any], card_names: Mapping[str, str]) -> Optional[str]:
+    """A button's words where the arguments matter: "Move to hex (2, -1)", "Lose dice: Speed 1"."""
+    _ = i18n.translator(language)
+    ctype = command.get("type")
+    args = command.get("args") or {}
+    if not isinstance(args, Mapping):
+        return None
+    if ctype == "move":
+        to = args.get("to")
+        if isinstance(to, (list, tuple)) and len(to) == 2:
+            return _("Move to hex (%(q)s, %(r)s)", q=to[0], r=to[1])
+    elif ctype == "attack":
+        if args.get("style") == "speed":
+            source = str(args.get("source") or "")
+            name = card_names.get(source) or card_name(source, language) or _english_card_name(source)
+            return _("Attack with the speed dice (%(card)s)", card=name)
+        return _("Strike")
+    elif ctype == "allocate_wounds":
+        return allocation_label(language, args)
+    elif ctype == "choose_order":
+        return _("Move first") if args.get("first") else _("Move second")
+    elif ctype == "use_net":
+        return _("Throw the net") if args.get("use") else _("Keep the net")
+    elif ctype == "reroll":
+        dice = args.get("dice")
+        if isinstance(dice, list):
+            if not dice:
+                return _("Keep every die")
+            places = ", ".join(str(d + 1) for d in dice if isinstance(d, int))
+            return _("Reroll die no. %(places)s (counted from the highest)", places=places)
+    elif ctype == "end_turn":
+        return _("End the turn")
+    elif ctype == "set_fight_plan":
+        return _("Fight on by a fight plan")
+    return None
