@@ -294,7 +294,7 @@ RULE_SECTIONS: dict[str, tuple[RuleSection, ...]] = {
         RuleSection("goal", "scoring", "Scoring", "Hintergrund und Spielziel"),
         RuleSection("setup", "setup", "Setup", "Vorbereitung"),
         RuleSection("turn", "a-turn", "A turn", "Spielverlauf"),
-        RuleSection("senators", "senator-window-5-8-players", "Senator window (5–8 players)",
+        RuleSection("senators", "senator-window-58-players", "Senator window (5–8 players)",
                     "PAX für 5–8 Spieler: Spielverlauf"),
         RuleSection("round", "round-end-and-new-round", "Round end and new round", "Rundenende; Neue Spielrunde"),
         RuleSection("end", "scoring", "Scoring", "Spielende; Sieger; Solospiel"),
