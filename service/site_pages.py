@@ -135,34 +135,38 @@ def cookie_language() -> Optional[str]:
 # --------------------------------------------------------------------------- settings
 
 
-def _signed_in():
-    user = auth.current_user()
-    if user is None:
-        return None, redirect(url_for("auth.signin_form", next=request.path), code=303)
-    return user, None
+def _for_players(view):
+    """The view runs for a signed-in player (passed as ``user``); a visitor is sent to sign in first."""
+    @functools.wraps(view)
+    def signed_in(*args, **kwargs):
+        user = auth.current_user()
+        if user is None:
+            return redirect(url_for("auth.signin_form", next=request.path), code=303)
+        return view(user, *args, **kwargs)
+    return signed_in
 
 
 @bp.get("/settings")
-def settings_page():
-    user, away = _signed_in()
-    if away:
-        return away
+@_for_players
+def settings_page(user):
     return _settings_page(user, form={"language": user.language, "timezone": user.timezone,
                                       "display_name": user.display_name},
                           saved=request.args.get("saved") == "1")
 
 
 def _settings_page(user, *, form: dict, error: Optional[str] = None, status: int = 200, saved: bool = False):
+    zones = ["UTC", *clock.common_time_zones()]
+    if user.timezone not in zones and clock.is_time_zone(user.timezone):
+        # A zone set through the API (``Etc/GMT-3``) stays selectable, so saving the form keeps it.
+        zones.insert(0, user.timezone)
     return render_template("site/settings.html", user=user, form=form, error=error, saved=saved,
-                           languages=i18n.LANGUAGE_NAMES, zones=["UTC", *clock.common_time_zones()]), status
+                           languages=i18n.LANGUAGE_NAMES, zones=zones), status
 
 
 @bp.post("/settings")
-def settings_save():
+@_for_players
+def settings_save(user):
     """Save language, time zone and display name together; one bad field saves nothing."""
-    user, away = _signed_in()
-    if away:
-        return away
     form = {"language": request.form.get("language", ""), "timezone": request.form.get("timezone", "").strip(),
             "display_name": request.form.get("display_name", "")}
     problems = []
@@ -195,10 +199,8 @@ def _clean_display_name(text: str) -> Optional[str]:
 
 
 @bp.get("/settings/tokens")
-def tokens_page():
-    user, away = _signed_in()
-    if away:
-        return away
+@_for_players
+def tokens_page(user):
     return _tokens_page(user)
 
 
@@ -211,11 +213,9 @@ def _tokens_page(user, *, created=None, raw: Optional[str] = None, error: Option
 
 
 @bp.post("/settings/tokens")
-def tokens_create():
+@_for_players
+def tokens_create(user):
     """Create a token; its secret is on this response only (stored as a hash)."""
-    user, away = _signed_in()
-    if away:
-        return away
     s = db_session()
     try:
         row, raw = auth.create_api_token(s, user, request.form.get("name", ""))
@@ -227,10 +227,8 @@ def tokens_create():
 
 
 @bp.post("/settings/tokens/<int:token_id>/revoke")
-def tokens_revoke(token_id: int):
-    user, away = _signed_in()
-    if away:
-        return away
+@_for_players
+def tokens_revoke(user, token_id: int):
     s = db_session()
     try:
         auth.revoke_api_token(s, user, token_id)
