@@ -375,3 +375,62 @@ def test_the_full_rules_render_the_documents_with_anchors(site):
     target = re.search(r'href="(/rules/[a-z_]+/full#spartacus-market-cards)"', arena).group(1)
     page, anchor = target.split("#")
     assert f'id="{anchor}"' in _text(site.get(page))
+
+
+# --------------------------------------------------------------------------- no English left behind
+
+
+SITE_TEMPLATES = ["base.html", "error.html", "pages/landing.html", "auth", "dev", "site", "webhooks/settings.html",
+                  "webhooks/endpoint.html", "webhooks/standing_orders.html", "webhooks/_texts.html"]
+_MESSAGE = re.compile(r"""_\(\s*(?:"([^"]+)"|'([^']+)')""")
+
+
+def _english_sentences() -> set[str]:
+    """Every message of the site's templates of three words or more (placeholders aside): none of
+    them may be left in English on a German or Russian page."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "templates"
+    files = []
+    for name in SITE_TEMPLATES:
+        path = root / name
+        files += sorted(path.rglob("*.html")) if path.is_dir() else [path]
+    found = set()
+    for path in files:
+        for double, single in _MESSAGE.findall(path.read_text(encoding="utf-8")):
+            message = double or single
+            if "%(" not in message and len(message.split()) >= 3:
+                found.add(message)
+    return found
+
+
+@pytest.mark.parametrize("language", ["de", "ru"])
+def test_no_english_sentence_of_the_site_is_left_on_german_or_russian_pages(app, site, signed_in, language):
+    from html import unescape
+
+    from service import standing_orders, webhooks
+    from service.automation_pages import EXAMPLE_ORDER
+
+    uid = signed_in("ann@example.org")
+    with app.extensions["capua.db"].sessions() as s:
+        ann = s.get(User, uid)
+        hook = webhooks.create_endpoint(s, app.extensions["capua.config"], ann, url="https://hooks.example.org/capua")
+        standing_orders.create_order(s, ann, rule=EXAMPLE_ORDER, name="", game_type="spartacus")
+        s.commit()
+        hook_id = hook.id
+    page = site.get("/settings")
+    site.post("/language", data={"language": language, "next": "/", "csrf_token": csrf_from(page.data)})
+    outbox = _text(site.get("/dev/outbox"))
+    message = re.search(r'href="(/dev/outbox/[^"]+)"', outbox).group(1)
+    paths = [*PUBLIC_PAGES, "/settings", "/settings/tokens", "/settings/webhooks", f"/settings/webhooks/{hook_id}",
+             "/settings/standing-orders", message, "/no/such/page"]
+    sentences = _english_sentences()
+    assert len(sentences) > 80
+    for path in paths:
+        # A mail in the outbox is shown as it was sent, in its recipient's language at the time.
+        text = unescape(re.sub(r'<pre class="mail">.*?</pre>|<iframe.*?</iframe>', "", _text(site.get(path)),
+                               flags=re.S))
+        left = [s for s in sentences if s in text]
+        assert not left, (path, left)
+    made = site.post("/settings/tokens", data={"name": "bot", "csrf_token": csrf_from(page.data)})
+    assert not [s for s in sentences if s in unescape(_text(made))]
