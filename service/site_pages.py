@@ -21,13 +21,13 @@ from typing import Optional
 import markdown
 from babel.dates import format_datetime
 from flask import Blueprint, Flask, make_response, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext as _, refresh as babel_refresh
+from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
 
 from service import auth, catalogue, clock, i18n, terms
 from service.database import config as app_config
 from service.database import session as db_session
-from service.errors import InvalidInput, NotFound, ServiceError
+from service.errors import InvalidInput, NotFound
 from service.i18n import N_
 
 bp = Blueprint("site", __name__)
@@ -92,10 +92,12 @@ def site_games() -> list[dict]:
             for name in registry.names() if name in GAMES]
 
 
-def _known_game(game: str) -> GameInfo:
+def _known_game(game: str, *, with_cards: bool = False) -> GameInfo:
+    """The site's entry of game type ``game``; a 404 page for a game Capua does not play
+    (or, with ``with_cards``, one without a card catalogue)."""
     from engine import registry
 
-    if game not in GAMES or game not in registry.names():
+    if game not in GAMES or game not in registry.names() or (with_cards and game not in catalogue.games_with_cards()):
         raise NotFound(_("Capua plays no game called %(game)s.", game=game[:40]), code="game_type_not_found")
     return GAMES[game]
 
@@ -183,7 +185,6 @@ def settings_save(user):
         return _settings_page(user, form=form, error=" ".join(problems), status=422)
     user.language, user.timezone, user.display_name = form["language"], form["timezone"], name
     db_session().commit()
-    babel_refresh()
     return redirect(url_for("site.settings_page", saved=1), code=303)
 
 
@@ -220,7 +221,7 @@ def tokens_create(user):
     try:
         row, raw = auth.create_api_token(s, user, request.form.get("name", ""))
         s.commit()
-    except ServiceError:
+    except InvalidInput:
         s.rollback()
         return _tokens_page(user, error=_("A token name has at most 80 characters."), status=422)
     return _tokens_page(user, created=row, raw=raw, status=201)
@@ -233,7 +234,7 @@ def tokens_revoke(user, token_id: int):
     try:
         auth.revoke_api_token(s, user, token_id)
         s.commit()
-    except ServiceError:
+    except NotFound:
         s.rollback()
         return _tokens_page(user, error=_("You have no API token %(id)s.", id=token_id), status=404)
     return redirect(url_for("site.tokens_page"), code=303)
@@ -255,9 +256,7 @@ def _with_cards(games: list[dict]) -> list[dict]:
 @bp.get("/cards/<game>")
 def cards_page(game: str):
     """Every card of the game's default set, grouped by deck, names as the page's language has them."""
-    _known_game(game)
-    if game not in catalogue.games_with_cards():
-        raise NotFound(_("Capua plays no game called %(game)s.", game=game[:40]), code="game_type_not_found")
+    _known_game(game, with_cards=True)
     language = page_language()
     decks: list[dict] = []
     for row in catalogue.card_list(game):
