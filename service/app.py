@@ -3,7 +3,7 @@
 ``create_app(overrides)`` reads the settings (environment, then ``overrides`` for tests),
 opens the database, and registers the parts of the service, each in its own module:
 identity (``service.auth``), the REST API (``service.api``), the pages
-(``service.pages``) and the one JSON error shape (``service.http_errors``).
+(``service.pages``), the site around the games (``service.site_pages``) and the one JSON error shape (``service.http_errors``).
 """
 
 from __future__ import annotations
@@ -36,10 +36,11 @@ def create_app(overrides: Optional[Mapping[str, Any]] = None) -> Flask:
     app.extensions["capua.db"] = Database.from_config(config)
     app.teardown_appcontext(close_session)
 
-    from service import api, auth, http_errors, pages
+    from service import api, auth, http_errors, pages, site_pages
 
     http_errors.register(app)
     auth.init_app(app)
     api.register(app)
     pages.register(app)
+    site_pages.register(app)
     return app

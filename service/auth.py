@@ -37,6 +37,7 @@ from flask import (
     session as cookie,
     url_for,
 )
+from flask_babel import gettext as _
 from markupsafe import Markup
 from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import func, select
@@ -427,8 +428,10 @@ def signin_submit():
     s = db_session()
     try:
         send_magic_link(s, app_config(), email, next_url)
-    except InvalidInput as err:
-        return render_template("auth/signin.html", next_url=next_url, email=email, error=err.message), 422
+    except InvalidInput:
+        error = _("%(email)s is not an email address.", email=email.strip()[:254]) if email.strip() \
+            else _("Enter an email address.")
+        return render_template("auth/signin.html", next_url=next_url, email=email, error=error), 422
     s.commit()
     mail.notify_mail_committed(current_app, mail.take_queued(s))
     cookie["signin_email"] = normalise_email(email)

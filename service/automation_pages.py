@@ -12,6 +12,7 @@ import json
 from typing import Optional
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from service import auth, standing_orders, webhooks
 from service.database import config as app_config
@@ -100,7 +101,7 @@ def webhook_action(endpoint_id: int, action: str):
         elif action == "redeliver":
             webhooks.redeliver(s, config, user, endpoint_id, _form_int("delivery_id"))
         else:
-            raise InvalidInput("That button does nothing; reload the page.", code="bad_form")
+            raise InvalidInput(_("That button does nothing; reload the page."), code="bad_form")
         s.commit()
     except ServiceError as err:
         s.rollback()
@@ -121,7 +122,7 @@ def orders_page(error: Optional[str] = None, problems: Optional[dict] = None, fo
         return away
     orders = standing_orders.list_orders(db_session(), user)
     shown = [{"order": o, "rule": json.dumps(o.rule, indent=2, sort_keys=True)} for o in orders]
-    form = form or {"rule": json.dumps(EXAMPLE_ORDER, indent=2), "name": "Never support schemes", "game_id": "",
+    form = form or {"rule": json.dumps(EXAMPLE_ORDER, indent=2), "name": _("Never support schemes"), "game_id": "",
                     "game_type": "spartacus"}
     return render_template("webhooks/standing_orders.html", orders=shown, error=error, problems=problems or {},
                            form=form, game_types=_game_types()), status
@@ -139,8 +140,8 @@ def orders_create():
         try:
             rule = json.loads(form["rule"])
         except ValueError:
-            raise InvalidInput("The rule is not readable JSON.", code="invalid_standing_order",
-                               details={"fields": {"rule": ["Not JSON."]}}) from None
+            raise InvalidInput(_("The rule is not readable JSON."), code="invalid_standing_order",
+                               details={"fields": {"rule": [_("Not JSON.")]}}) from None
         standing_orders.create_order(s, user, rule=rule, name=form["name"], game_id=form["game_id"] or None,
                                      game_type=form["game_type"] or None)
         s.commit()
@@ -164,7 +165,7 @@ def order_action(order_id: int, action: str):
         elif action in ("pause", "resume"):
             standing_orders.update_order(s, user, order_id, enabled=action == "resume")
         else:
-            raise InvalidInput("That button does nothing; reload the page.", code="bad_form")
+            raise InvalidInput(_("That button does nothing; reload the page."), code="bad_form")
         s.commit()
     except ServiceError as err:
         s.rollback()
@@ -178,7 +179,8 @@ def _form_int(name: str) -> int:
     try:
         return int(request.form.get(name, ""))
     except ValueError:
-        raise InvalidInput(f"The form is missing its {name}; reload the page.", code="bad_form") from None
+        raise InvalidInput(_("The form is missing its %(field)s; reload the page.", field=name),
+                           code="bad_form") from None
 
 
 def _game_types() -> list[str]:

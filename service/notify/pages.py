@@ -19,8 +19,9 @@ from typing import Any, Optional
 
 from flask import Blueprint, Flask, g, redirect, render_template, request, url_for
 from flask_babel import Babel
+from sqlalchemy.exc import SQLAlchemyError
 
-from service import absence, action_links, auth, clock, i18n, notifications
+from service import absence, action_links, auth, clock, i18n, notifications, site_pages
 from service.database import config as app_config
 from service.database import session as db_session
 from service.errors import Forbidden, InvalidInput, ServiceError
@@ -29,13 +30,19 @@ bp = Blueprint("notify", __name__)
 
 
 def _locale() -> str:
+    """The page's language: the link's player's (``/act``), the signed-in player's setting,
+    the visitor's choice in the language switcher (a cookie), else the browser's."""
     forced = g.get("capua_locale")
     if forced:
         return forced
-    user = auth.current_user()
+    try:
+        user = auth.current_user()
+    except SQLAlchemyError:
+        # The error page of a failing database must still render, in the visitor's language.
+        user = None
     if user is not None and user.language:
         return i18n.language_or_default(user.language)
-    return request.accept_languages.best_match(i18n.LANGUAGES) or i18n.DEFAULT_LANGUAGE
+    return site_pages.cookie_language() or request.accept_languages.best_match(i18n.LANGUAGES) or i18n.DEFAULT_LANGUAGE
 
 
 def _speak_as(user) -> None:
