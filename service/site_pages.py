@@ -261,8 +261,8 @@ def cards_page(game: str):
     decks: list[dict] = []
     for row in catalogue.card_list(game):
         if not decks or decks[-1]["id"] != row["deck"]:
-            decks.append({"id": row["deck"], "title": _(DECKS[row["deck"]]) if row["deck"] in DECKS else row["deck"],
-                          "cards": []})
+            deck_title = DECKS.get(row["deck"])
+            decks.append({"id": row["deck"], "title": _(deck_title) if deck_title else row["deck"], "cards": []})
         name = terms.card_name(game, row["id"], language, row["name"])
         decks[-1]["cards"].append({"id": row["id"], "name": name, "english": row["name"] if name != row["name"] else "",
                                    "count": row.get("count", 1), "text": row.get("text", "")})
