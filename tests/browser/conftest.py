@@ -14,7 +14,7 @@ import os
 import pytest
 
 from tests.browser import chromium
-from tests.browser.inspection import DESKTOP, Inspector, artifacts_root
+from tests.browser.inspection import PHONE, Inspector, artifacts_root
 from tests.browser.live_server import LiveServer
 
 
@@ -56,22 +56,36 @@ def live_server(playwright_driver, tmp_path_factory):
 
 
 @pytest.fixture
-def page(browser, live_server):
-    """A page in a fresh browser context (no cookies), in English, at desktop size.
+def new_page(browser, live_server):
+    """``new_page(storage_state=None, locale="en-US")``: a page in a fresh browser context
+    (no cookies unless ``storage_state`` brings a signed-in one), at a phone's size (360 px wide).
 
     Fails the test if any page answered with a server error (no input may cause a 500)
-    or a script on the page threw.
+    or a script on a page threw.
     """
-    context = browser.new_context(locale="en-US", viewport=DESKTOP)
-    context.set_default_timeout(10_000)
-    tab = context.new_page()
-    broken: list[str] = []
-    tab.on("response", lambda r: broken.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 500 else None)
-    tab.on("pageerror", lambda err: broken.append(f"script error on {tab.url}: {err}"))
-    yield tab
-    context.close()
+    contexts, broken = [], []
+
+    def open_page(storage_state=None, locale: str = "en-US"):
+        context = browser.new_context(locale=locale, viewport=PHONE, storage_state=storage_state)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        tab = context.new_page()
+        tab.on("response", lambda r: broken.append(f"{r.status} {r.request.method} {r.url}")
+               if r.status >= 500 else None)
+        tab.on("pageerror", lambda err: broken.append(f"script error on {tab.url}: {err}"))
+        return tab
+
+    yield open_page
+    for context in contexts:
+        context.close()
     if broken:
         pytest.fail("the browser met server or script errors:\n" + "\n".join(broken), pytrace=False)
+
+
+@pytest.fixture
+def page(new_page):
+    """A page in a fresh browser context, not signed in, in English (see ``new_page``)."""
+    return new_page()
 
 
 @pytest.fixture

@@ -21,6 +21,9 @@ DESKTOP = {"width": 1280, "height": 800}
 #: The impacts that fail a test; "minor" and "moderate" findings are only written to the report.
 FAILING_IMPACTS = ("serious", "critical")
 
+#: Resolves once the page has been laid out and painted at its new size (frames too).
+_PAINTED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
 #: Elements that reach past the right edge of the viewport (the page scrolls sideways).
 _WIDE_ELEMENTS = """() => {
   const width = document.documentElement.clientWidth;
@@ -61,7 +64,7 @@ class Inspector:
     """Screenshots and accessibility checks of the pages one test visits."""
 
     def __init__(self, directory: Path) -> None:
-        from axe_playwright_python.sync_playwright import Axe
+        from axe_playwright_python.base import AXE_SCRIPT
 
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -70,7 +73,7 @@ class Inspector:
                 old.unlink()  # a rerun replaces the pictures instead of mixing two runs
         self.findings: list[Finding] = []
         self.looked: list[str] = []
-        self._axe = Axe()
+        self._axe_script = AXE_SCRIPT
 
     def look(self, page, name: str) -> list[Finding]:
         """Photograph ``page`` at phone and desktop width and check it at both widths;
@@ -83,8 +86,9 @@ class Inspector:
         try:
             for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
                 page.set_viewport_size(size)
+                page.evaluate(_PAINTED)
                 page.screenshot(path=str(self.directory / f"{stem}-{label}.png"), full_page=True)
-                violations = self._axe.run(page).response["violations"]
+                violations = self._axe_violations(page)
                 report["violations"][label] = violations
                 for v in violations:
                     if v.get("impact") in FAILING_IMPACTS:
@@ -105,6 +109,12 @@ class Inspector:
         (self.directory / f"{stem}-axe.json").write_text(json.dumps(report, indent=1))
         self.findings.extend(found.values())
         return list(found.values())
+
+    def _axe_violations(self, page) -> list[dict]:
+        """axe-core's violations on ``page`` (its script is put into a page once)."""
+        if not page.evaluate("typeof window.axe === 'object'"):
+            page.evaluate(self._axe_script)
+        return page.evaluate("axe.run(document, {resultTypes: ['violations']})")["violations"]
 
     def assert_accessible(self) -> None:
         """Fail listing every serious or critical finding on every page looked at."""

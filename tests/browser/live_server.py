@@ -16,7 +16,7 @@ from typing import Optional
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from service import demo, inprocess
+from service import auth, boards, demo, games, inprocess
 from service.config import SETTINGS, Config
 from service.schema_upgrade import upgrade
 
@@ -104,3 +104,12 @@ class LiveServer:
             user, game = demo.create_demo_game(session, self.config)
             session.commit()
             return game.id, demo.demo_link(self.config, user, game)
+
+    def choice_path(self, game_id: str, email: str, option: int = 0) -> str:
+        """The confirm page of answering ``email``'s first open decision with its
+        ``option``-th option, as a choice drawn on a board links to it."""
+        with self.sessions() as session:
+            user = auth.get_or_create_user(session, email)
+            decision = games.decisions_for(session, game_id, user)[0]
+        with self.app.test_request_context():
+            return boards.choice_url(game_id, decision, decision["options"][option])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -18,7 +17,6 @@ def test_a_newcomer_plays_the_demo_pax_game_to_the_end(page, live_server, inspec
     bots answer in between) ends the game with its outcome shown.  Each kind of decision
     and the end are photographed and checked for accessibility once."""
     game_id, link = live_server.create_demo_game()
-    started = time.monotonic()
 
     follow_sign_in_link(page, link, look=lambda name: inspector.look(page, name))
     assert urlsplit(page.url).path == f"/games/{game_id}"
@@ -33,12 +31,12 @@ def test_a_newcomer_plays_the_demo_pax_game_to_the_end(page, live_server, inspec
             seen.add(kind)
             inspector.look(page, f"game: {prompt}" if prompt != "ended" else "game ended")
 
-    answers = play_to_end(page, seed=20261126, on_page=look_once)
+    # a newcomer's game must be quick to click through: the helper fails after 100 s
+    answers = play_to_end(page, seed=20261126, timeout=100.0, on_page=look_once)
 
     assert game_has_ended(page)
     assert not open_decision_prompts(page), "a finished game asks nothing"
     assert answers >= 10, f"a PAX game takes more than {answers} answers"
-    assert time.monotonic() - started < 120
     page.goto(live_server.url("/games"))
     assert page.locator(f"a[href='/games/{game_id}']").count() == 1, "the game is listed under my games"
     inspector.look(page, "my games")
