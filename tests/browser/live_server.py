@@ -105,6 +105,20 @@ class LiveServer:
             session.commit()
             return game.id, demo.demo_link(self.config, user, game)
 
+    def create_game_against_bots(self, email: str, game_type: str, seats: int,
+                                 options: Optional[dict] = None) -> tuple[str, str]:
+        """A game of ``game_type`` with ``email`` in seat 0 and bots in every other seat
+        (it starts at once), as the API or the create-game page would make it.
+
+        Returns the game's id and a sign-in link for ``email`` that lands on the game.
+        """
+        with self.sessions() as session:
+            user = auth.get_or_create_user(session, email)
+            game = games.create_game(session, self.config, creator=user, game_type=game_type, options=options or {},
+                                     seats=seats, bot_seats=list(range(1, seats)), creator_seat=0)
+            session.commit()
+            return game.id, auth.make_magic_link(self.config, user.email, f"/games/{game.id}")
+
     def choice_path(self, game_id: str, email: str, option: int = 0) -> str:
         """The confirm page of answering ``email``'s first open decision with its
         ``option``-th option, as a choice drawn on a board links to it."""

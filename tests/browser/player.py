@@ -128,22 +128,24 @@ def answer_a_decision(page, choose: Chooser) -> str:
     return prompt
 
 
-def play_to_end(page, *, seed: int = 0, max_answers: int = 600, timeout: float = 110.0,
-                on_page: Optional[Callable[[str], object]] = None) -> int:
-    """Answer every decision of the game open in ``page`` until its outcome is shown.
+def play(page, *, until: Callable[[object], bool] = game_has_ended, seed: int = 0, max_answers: int = 600,
+         timeout: float = 110.0, on_page: Optional[Callable[[str], object]] = None) -> int:
+    """Answer the decisions of the game open in ``page`` until ``until(page)`` holds —
+    by default until the game's outcome is shown.
 
     Picks among the offered answers at random (``seed`` makes a run repeatable as far as
     the game's own dealing allows).  When nothing is mine to answer yet (someone else's
     deadline, a worker still busy) it reloads, as a person would.  ``on_page(prompt)``
-    is called before each answer (with ``"ended"`` once at the end).  Returns the number
-    of answers given.
+    is called before each answer (with ``"ended"`` once the game has ended).  Fails
+    after ``max_answers`` answers or ``timeout`` seconds; returns the answers given.
     """
     rng = random.Random(seed)
     deadline = time.monotonic() + timeout
     answers = 0
-    while not game_has_ended(page):
-        assert answers < max_answers, f"the game did not end within {max_answers} answers"
-        assert time.monotonic() < deadline, f"the game did not end within {timeout:.0f}s ({answers} answers)"
+    while not until(page):
+        assert answers < max_answers, f"still playing after {max_answers} answers"
+        assert time.monotonic() < deadline, f"still playing after {timeout:.0f}s ({answers} answers)"
+        assert not game_has_ended(page), f"the game ended after {answers} answers, before the goal was reached"
         prompts = open_decision_prompts(page)
         if not prompts:
             time.sleep(0.2)
@@ -153,7 +155,7 @@ def play_to_end(page, *, seed: int = 0, max_answers: int = 600, timeout: float =
             on_page(prompts[0])
         answer_a_decision(page, lambda labels: rng.randrange(len(labels)))
         answers += 1
-    if on_page:
+    if on_page and game_has_ended(page):
         on_page("ended")
     return answers
 
