@@ -19,9 +19,9 @@ from urllib.parse import urlsplit
 #: A player's answers: buttons of my decisions, and choices drawn on the board (links to
 #: the confirm page ``/games/<id>/choose``).
 DECISION = "section.decision"
-OPTION_BUTTON = f"{DECISION} button.option"
 BOARD_CHOICE = "a[href*='/choose?']"
-NOTICE = "p.notice[role=alert]"
+#: What a page says when it refuses an answer (or anything else).
+REFUSAL = "main [role=alert]"
 #: A decision's prompt: the first heading of its section.
 PROMPT = ":is(h2, h3, h4)"
 
@@ -87,11 +87,13 @@ def signed_in_as(page) -> Optional[str]:
 
 
 def open_game(page, server, game_id: str) -> None:
+    """Open a game's page (as whoever the page's browser context is signed in as)."""
     page.goto(server.url(f"/games/{game_id}"))
 
 
 def game_has_ended(page) -> bool:
-    """The outcome panel is shown (only a finished game has one)."""
+    """The outcome panel is shown (only a finished game has one): ``#outcome``, or in the
+    English page a panel headed "... ended"."""
     return page.locator("main section.panel h2", has_text=re.compile("ended", re.I)).count() > 0 \
         or page.locator("#outcome").count() > 0
 
@@ -123,7 +125,7 @@ def answer_a_decision(page, choose: Chooser) -> str:
             submit(page, page.locator(f"{DECISION} form [type=submit]").first)
     else:
         submit(page, section.locator("form [type=submit]").last)
-    refused = page.locator(NOTICE)
+    refused = page.locator(REFUSAL)
     assert not refused.count(), f"answering {prompt!r} was refused: {refused.first.inner_text()}"
     return prompt
 

@@ -38,7 +38,7 @@ def test_a_used_sign_in_link_is_refused_in_the_browser(page, live_server, inspec
     answer = page.goto(link)
 
     assert answer.status == 403
-    assert page.locator("p.notice[role=alert]").is_visible()
+    assert page.locator("main [role=alert]").is_visible()
     assert page.locator("form[action*='/auth/magic/']").count() == 0
     assert signed_in_as(page) is None
     inspector.look(page, "used link refused")
