@@ -32,6 +32,8 @@ PITCH, STACK = 72, 48
 PER_ROW = 5
 #: The legion plate above its cards, and a slot to place a drawn card in.
 PLATE_H, SLOT_H, BUY_H = 40, 30, 30
+#: The hand and the deck as targets beside a drawn card.
+TARGET_W = 132
 #: One category column of a tableau (players, Rome): header and one laid card.
 COLUMN_W, COLUMN_HEAD, CHIP_H, CHIP_W = 50, 40, 20, 44
 #: Players' panels: the name line, then rows of markers above the categories.
@@ -44,7 +46,7 @@ MARKERS = (
     ("peeked", N_("has looked at Rome")),
 )
 #: Rome's row of piles (deck, hidden cards) above its categories.
-PILE_H = 92
+PILE_H = 112
 NAME_CHARS = 22
 
 #: Fill and darker outline of each category's cards; the icon (a distinct shape per
@@ -319,15 +321,18 @@ def _hand(me: Mapping[str, Any], choices: _Choices, language: str) -> dict:
         card["to_hand"] = choices.find("assign_card", card=card["id"], to="hand")
         card["to_deck"] = choices.find("assign_card", card=card["id"], to="deck")
         drawn.append(card)
-    targets = any(c["to_hand"] or c["to_deck"] for c in drawn)
-    drawn_height = _card_rows(drawn, 4, 8 + (2 * (SLOT_H - 6) + 4 if targets else 0))
-    for card in drawn:
-        card["target_dy"] = card["dy"] + CARD_H + 4
+    if any(c["to_hand"] or c["to_deck"] for c in drawn):
+        # a card being placed gets a row of its own, the hand and the deck beside it
+        for i, card in enumerate(drawn):
+            card["dx"], card["dy"] = 4, 4 + i * (CARD_H + 8)
+        drawn_height = len(drawn) * (CARD_H + 8)
+    else:
+        drawn_height = _card_rows(drawn, 4, 8)
     return {
         "gold": me.get("gold"),
         "cards": hand,
-        "height": max(hand_height + 4, CARD_H + 12),
+        "height": hand_height + 4 if hand else 30,
         "drawn": drawn,
         "drawn_height": drawn_height + 4,
-        "slot_h": SLOT_H - 6,
+        "target": {"x": PITCH + 4, "w": TARGET_W, "h": SLOT_H, "gap": TARGET_W + 8},
     }

@@ -140,7 +140,7 @@ def test_the_board_shows_the_table_and_never_a_hidden_card(app, client, sign_in,
             assert {c["id"] for row in player["tableau"].values() for c in row} <= shown
         assert {c["id"] for c in mine["rome"]["open"]} <= shown
         assert f"Deck: {mine['deck_size']}" in page and "Your hand" in page and page.count("Gold:") == 1
-        assert f"<strong>{mine['me']['gold']}</strong> aurei" in page
+        assert f"Gold: <strong>{mine['me']['gold']}</strong>" in page
         leaked = {i for i in secret_ids(state, 0) if mentions(text, i)}
         assert not leaked, f"seat 0 sees {leaked}"
         if mine["rome"]["hidden"] is None:
