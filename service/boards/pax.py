@@ -16,7 +16,7 @@ from the deck, looking at Rome's hidden cards.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from service import i18n
 from service.boards import choice_url, seat_style
@@ -69,7 +69,7 @@ def prepare(board: Mapping[str, Any], *, language: str, game_id: str, version: O
     language = i18n.language_or_default(language)
     choices = _Choices(game_id, decisions, language, board)
     me = board.get("me") if isinstance(board.get("me"), Mapping) else None
-    drawing = {
+    return {
         "width": WIDTH,
         "card": {"w": CARD_W, "h": CARD_H},
         "chip": {"w": CHIP_W, "h": CHIP_H},
@@ -79,12 +79,15 @@ def prepare(board: Mapping[str, Any], *, language: str, game_id: str, version: O
         "players": [_player(p, board, language) for p in board.get("players") or []],
         "hand": _hand(me, choices, language) if me is not None else None,
         "seats": [dict(seat_style(p.get("seat")), seat=p.get("seat")) for p in board.get("players") or []],
-        "active": seat_style(board.get("active_seat")) if board.get("active_seat") is not None else None,
-        "start": seat_style(board.get("start_seat")) if board.get("start_seat") is not None else None,
-        "primus": seat_style(board.get("primus_conspiratus")) if board.get("primus_conspiratus") is not None else None,
+        "active": _style(board.get("active_seat")),
+        "start": _style(board.get("start_seat")),
+        "primus": _style(board.get("primus_conspiratus")),
         "me_seat": me.get("seat") if me else None,
     }
-    return drawing
+
+
+def _style(seat: Any) -> Optional[dict]:
+    return seat_style(seat) if seat is not None else None
 
 
 # --------------------------------------------------------------------------- choices on the board
@@ -100,8 +103,10 @@ class _Choices:
         self.options: list[tuple[Mapping[str, Any], Mapping[str, Any]]] = [
             (d, o) for d in decisions or [] for o in d.get("options") or [] if isinstance(o, Mapping)
         ]
-        self.names = {c["id"]: pax_terms.display_name(c.get("category", ""), c.get("name"), language)
-                      for c in _all_cards(board)}
+        # the options name cards of my hand and of my draw only
+        me = board.get("me") or {}
+        self.names = {str(c.get("id")): pax_terms.display_name(c.get("category", ""), c.get("name"), language)
+                      for c in list(me.get("hand") or []) + list(me.get("drawn") or []) if isinstance(c, Mapping)}
 
     def find(self, command_type: str, **args: Any) -> Optional[dict]:
         """``{"url", "label"}`` of the option with exactly these arguments, if it is open."""
@@ -111,17 +116,6 @@ class _Choices:
                 return {"url": choice_url(self.game_id, decision, command),
                         "label": i18n.command_label(self.language, command, self.names, "pax")}
         return None
-
-
-def _all_cards(value: Any) -> Iterable[Mapping[str, Any]]:
-    if isinstance(value, Mapping):
-        if "id" in value and "category" in value:
-            yield value
-        for item in value.values():
-            yield from _all_cards(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _all_cards(item)
 
 
 # --------------------------------------------------------------------------- cards
@@ -235,7 +229,7 @@ def _player(player: Mapping[str, Any], board: Mapping[str, Any], language: str) 
     me = board.get("me") or {}
     flags = {
         "to_move": board.get("active_seat") == seat,
-        "start": board.get("start_seat") == seat,
+        "start": board.get("start_seat") == seat and (board.get("seats") or 0) > 1,
         "primus": bool(player.get("primus_conspiratus")),
         "peeked": bool(player.get("peeked")),
     }

@@ -281,6 +281,20 @@ def test_a_drawn_card_is_placed_under_a_legion_and_a_hand_card_laid_from_the_boa
     assert laid and laid[0].data["card"]["id"] == link["command"]["args"]["card"] and laid[0].data["seat"] == 0
 
 
+def test_a_start_card_is_kept_by_clicking_it(client, sign_in, new_game, web_sessions):
+    game_id = new_game(4)
+    sign_in(ANN)
+    keeps = [lk for lk in board_links(client.get(f"/games/{game_id}").data.decode())
+             if lk["command"]["type"] == "keep_card"]
+    assert {lk["command"]["args"]["card"] for lk in keeps} == {c.id for c in state_of(web_sessions, game_id).limbo[0]}
+    with web_sessions() as s:
+        before = s.get(Game, game_id).version
+    _confirm_and_post(client, game_id, keeps[-1])
+    chosen = [e for e in _events_of(web_sessions, game_id, before) if e.type == "StartCardChosen"]
+    assert chosen and chosen[0].data["seat"] == 0
+    assert keeps[-1]["command"]["args"]["card"] in json.dumps(chosen[0].data)
+
+
 def test_the_decision_forms_stay_above_the_board(client, sign_in, new_game, web_sessions):
     game_id = new_game(4)
     sign_in(ANN)
