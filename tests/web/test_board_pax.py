@@ -18,6 +18,7 @@ from engine.core.playout import resolve_chance_command
 from service import auth, boards, games, i18n, store
 from service.db import Game, User
 from service.terms import pax as pax_terms
+from tests.engine.test_pax_playouts import card_ids_in
 from tests.web.support import csrf_from
 
 ANN = "ann@example.org"
@@ -63,6 +64,12 @@ def play_ann(web_sessions, web_config, game_id: str, rng: random.Random, answers
     return until is not None and until(ann_decisions(web_sessions, game_id))
 
 
+def offering(command_type: str, **args):
+    """An ``until`` for :func:`play_ann`: ann may now answer with ``command_type`` (with these arguments)."""
+    return lambda decisions: any(o["type"] == command_type and all(o["args"].get(k) == v for k, v in args.items())
+                                 for d in decisions for o in d["options"])
+
+
 def state_of(web_sessions, game_id: str):
     with web_sessions() as s:
         game = s.get(Game, game_id)
@@ -72,21 +79,9 @@ def state_of(web_sessions, game_id: str):
 def secret_ids(state, viewer) -> set[str]:
     """Cards the viewer must not see: every hand and draw but their own, Rome's hidden
     cards unless their view holds them (they looked, or the game is over)."""
-    rules = registry.get("pax")
-    known = {c["id"] for c in _cards(rules.view(state, viewer))}
+    known = card_ids_in(registry.get("pax").view(state, viewer))
     secret = {c.id for pile in (*state.hands, *state.limbo, state.rome_hidden) for c in pile}
     return secret - known
-
-
-def _cards(value):
-    if isinstance(value, dict):
-        if "id" in value and "category" in value:
-            yield value
-        for v in value.values():
-            yield from _cards(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _cards(v)
 
 
 def page_text(page: str) -> str:
@@ -162,8 +157,7 @@ def test_a_player_who_looked_at_rome_sees_its_hidden_cards_and_others_do_not(cli
     game_id = new_game(4)
     sign_in(ANN)
     rng = random.Random(5)
-    peek = lambda ds: any(o["type"] == "peek_rome" for d in ds for o in d["options"])  # noqa: E731
-    assert play_ann(web_sessions, web_config, game_id, rng, 20, until=peek)
+    assert play_ann(web_sessions, web_config, game_id, rng, 20, until=offering("peek_rome"))
     (link,) = [lk for lk in board_links(client.get(f"/games/{game_id}").data.decode())
                if lk["command"]["type"] == "peek_rome"]
     confirm = client.get(link["href"]).data.decode()
@@ -220,13 +214,7 @@ def test_clicking_a_legion_leads_to_a_confirm_page_whose_button_buys_it(client, 
                                                                          web_config):
     game_id = new_game(4)
     sign_in(ANN)
-    can_buy = lambda ds: any(o["type"] == "buy_legion" for d in ds for o in d["options"])  # noqa: E731
-    rng = random.Random(1)
-    # draw rather than peek, so that a purchase comes up
-    for _ in range(40):
-        if play_ann(web_sessions, web_config, game_id, rng, 1, until=can_buy):
-            break
-    assert can_buy(ann_decisions(web_sessions, game_id))
+    assert play_ann(web_sessions, web_config, game_id, random.Random(1), 40, until=offering("buy_legion"))
     page = client.get(f"/games/{game_id}").data.decode()
     buys = [lk for lk in board_links(page) if lk["command"]["type"] == "buy_legion"]
     offered = {o["args"]["legion"] for d in ann_decisions(web_sessions, game_id) for o in d["options"]
@@ -247,9 +235,7 @@ def test_a_drawn_card_is_placed_under_a_legion_and_a_hand_card_laid_from_the_boa
     game_id = new_game(4)
     sign_in(ANN)
     rng = random.Random(3)
-    under_legion = lambda ds: any(o["type"] == "assign_card" and o["args"]["to"] == "legion"  # noqa: E731
-                                  for d in ds for o in d["options"])
-    assert play_ann(web_sessions, web_config, game_id, rng, 30, until=under_legion)
+    assert play_ann(web_sessions, web_config, game_id, rng, 30, until=offering("assign_card", to="legion"))
     page = client.get(f"/games/{game_id}").data.decode()
     places = [lk for lk in board_links(page) if lk["command"]["type"] == "assign_card"
               and lk["command"]["args"]["to"] == "legion"]
@@ -264,11 +250,7 @@ def test_a_drawn_card_is_placed_under_a_legion_and_a_hand_card_laid_from_the_boa
     assert card in {c.id for c in state.legions[link["command"]["args"]["legion"] - 1]}
     assert any(e.type == "CardAssigned" and e.data["card"]["id"] == card for e in _events_of(web_sessions, game_id, before))
 
-    can_lay = lambda ds: any(o["type"] == "lay_card" for d in ds for o in d["options"])  # noqa: E731
-    for _ in range(60):
-        if play_ann(web_sessions, web_config, game_id, rng, 1, until=can_lay):
-            break
-    assert can_lay(ann_decisions(web_sessions, game_id))
+    assert play_ann(web_sessions, web_config, game_id, rng, 60, until=offering("lay_card"))
     page = client.get(f"/games/{game_id}").data.decode()
     lays = [lk for lk in board_links(page) if lk["command"]["type"] == "lay_card"]
     hand = {c.id for c in state_of(web_sessions, game_id).hands[0]}
@@ -305,8 +287,7 @@ def test_the_decision_forms_stay_above_the_board(client, sign_in, new_game, web_
 def test_a_stale_board_link_says_someone_moved_first(client, sign_in, new_game, web_sessions, web_config):
     game_id = new_game(4)
     sign_in(ANN)
-    draws = lambda ds: any(o["type"] == "draw_cards" for d in ds for o in d["options"])  # noqa: E731
-    assert play_ann(web_sessions, web_config, game_id, random.Random(9), 20, until=draws)
+    assert play_ann(web_sessions, web_config, game_id, random.Random(9), 20, until=offering("draw_cards"))
     (link,) = [lk for lk in board_links(client.get(f"/games/{game_id}").data.decode())
                if lk["command"]["type"] == "draw_cards"]
     _confirm_and_post(client, game_id, link)
