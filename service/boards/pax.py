@@ -31,7 +31,7 @@ PITCH, STACK = 72, 48
 #: Columns of cards on one row of the hand, and legions on one row of the table.
 PER_ROW = 5
 #: The legion plate above its cards, and a slot to place a drawn card in.
-PLATE_H, SLOT_H, BUY_H = 40, 30, 30
+PLATE_H, SLOT_H, BUY_H = 40, 30, 44
 #: The hand and the deck as targets beside a drawn card.
 TARGET_W = 132
 #: One category column of a tableau (players, Rome): header and one laid card.
@@ -47,7 +47,6 @@ MARKERS = (
 )
 #: Rome's row of piles (deck, hidden cards) above its categories.
 PILE_H = 112
-NAME_CHARS = 22
 
 #: Fill and darker outline of each category's cards; the icon (a distinct shape per
 #: category, see the template) and the category's letter say the same without colour.
@@ -122,7 +121,8 @@ class _Choices:
 
 
 def _category(cat: str, language: str) -> dict:
-    fill, stroke = CATEGORY_STYLE[cat]
+    # every card set has the seven categories (the loader checks); plain white for anything else
+    fill, stroke = CATEGORY_STYLE.get(cat, ("#FFFFFF", "#000000"))
     name = pax_terms.category_name(cat, language)
     return {"key": cat, "name": name, "letter": name[:1], "fill": fill, "stroke": stroke}
 
@@ -130,7 +130,7 @@ def _category(cat: str, language: str) -> dict:
 def _card(card: Mapping[str, Any], language: str) -> dict:
     """One card as drawn: its id (for the viewer only: it is in their view), category
     style, symbols, price, and a name in the viewer's language."""
-    cat = card.get("category") if card.get("category") in CATEGORY_STYLE else "senator"
+    cat = str(card.get("category"))
     style = _category(cat, language)
     symbols = card.get("symbols") if isinstance(card.get("symbols"), int) else 0
     return {
@@ -253,7 +253,7 @@ def _marker_pills(markers: Sequence[tuple[str, str]]) -> tuple[list[dict], int]:
     them and the top of the category grid below them."""
     pills, x, y = [], 6, NAME_H
     for kind, text in markers:
-        width = int(len(text) * 6.6) + 16  # 12-unit sans-serif text, with padding
+        width = int(len(text) * 7.2) + 16  # 12-unit sans-serif text (Cyrillic runs wider), with padding
         if x + width > WIDTH - 6 and x > 6:
             x, y = 6, y + MARKER_H
         pills.append({"kind": kind, "text": text, "x": x, "y": y, "w": width})
@@ -280,7 +280,6 @@ def _rome(board: Mapping[str, Any], choices: _Choices, language: str) -> dict:
         "hidden": shown,
         "backs": [84 + i * 10 for i in range(min(hidden_count, 6))] if not shown else [],
         "deck_size": board.get("deck_size") or 0,
-        "set_aside": board.get("set_aside") or 0,
         "draw": choices.find("draw_cards"),
         "peek": choices.find("peek_rome"),
         "open_count": len(rome.get("open") or []),

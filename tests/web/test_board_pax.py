@@ -149,7 +149,7 @@ def test_the_board_shows_the_table_and_never_a_hidden_card(app, client, sign_in,
         if state.phase == "ended":
             assert {c.id for c in state.rome_hidden} <= drawn_ids(watching), "the end reveals Rome's cards"
             break
-    assert stages >= 4
+    assert stages >= 4 and state.phase == "ended", "the drawing is checked from the first move to the reveal"
 
 
 def test_a_player_who_looked_at_rome_sees_its_hidden_cards_and_others_do_not(client, sign_in, new_game,
