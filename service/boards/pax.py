@@ -45,8 +45,8 @@ MARKERS = (
     ("primus", N_("primus conspiratus")),
     ("peeked", N_("has looked at Rome")),
 )
-#: Rome's row of piles (deck, hidden cards) above its categories.
-PILE_H = 112
+#: Rome's row of piles (deck, hidden cards) above its categories; where the hidden cards lie.
+PILE_H, HIDDEN_X = 112, 100
 
 #: Fill and darker outline of each category's cards; the icon (a distinct shape per
 #: category, see the template) and the category's letter say the same without colour.
@@ -271,14 +271,15 @@ def _rome(board: Mapping[str, Any], choices: _Choices, language: str) -> dict:
     hidden_count = rome.get("hidden_count") or 0
     shown = [_card(c, language) for c in hidden] if isinstance(hidden, list) else []
     for i, card in enumerate(shown):
-        card["dx"] = 84 + i * PITCH
+        card["dx"] = HIDDEN_X + i * PITCH
     return {
         "columns": columns,
         "grid_y": PILE_H,
         "height": PILE_H + grid_height,
         "hidden_count": hidden_count,
         "hidden": shown,
-        "backs": [84 + i * 10 for i in range(min(hidden_count, 6))] if not shown else [],
+        "hidden_x": HIDDEN_X,
+        "backs": [HIDDEN_X + i * 10 for i in range(min(hidden_count, 6))] if not shown else [],
         "deck_size": board.get("deck_size") or 0,
         "draw": choices.find("draw_cards"),
         "peek": choices.find("peek_rome"),
