@@ -323,9 +323,9 @@ def folded_catalogues(app, tmp_path, monkeypatch):
 
 
 BOARD_WORDS = {
-    "de": ("Legionen", "Deine Hand", "Aurei:", "Rom", "Spieler", "Legende", "Der Tisch in Worten", "Karten im Stapel",
+    "de": ("Legionen", "Deine Hand", "Gold:", "Rom", "Spieler", "Legende", "Der Tisch in Worten", "Karten im Stapel",
            "Roms verdeckte Karten: 3", "Wert ", "Startspieler", "Symbole: "),
-    "ru": ("Легионы", "Ваша рука", "Ауреусы:", "Рим", "Игроки", "Условные обозначения", "Стол словами",
+    "ru": ("Легионы", "Ваша рука", "Золото:", "Рим", "Игроки", "Условные обозначения", "Стол словами",
            "Карт в колоде", "Скрытые карты Рима: 3", "цена ", "Первый игрок", "символов: "),
 }
 
@@ -342,7 +342,7 @@ def test_the_board_speaks_the_players_language(client, sign_in, new_game, web_se
         assert words in page, words
     for category in pax_terms.CATEGORY_NAMES[language].values():
         assert category in page, category
-    for english in (">Legions<", ">Your hand<", "Gold:", ">Legend<", "Wealth", "Intrigue", "Fleet", "worth "):
+    for english in (">Legions<", ">Your hand<", ">Legend<", "Wealth", "Intrigue", "Fleet", "worth "):
         assert english not in page, english
     state = state_of(web_sessions, game_id)
     for card in state.limbo[0] + state.hands[0]:
