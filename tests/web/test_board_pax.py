@@ -10,8 +10,6 @@ import re
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 from engine import registry
 from engine.core import bots
@@ -300,28 +298,6 @@ def test_a_stale_board_link_says_someone_moved_first(client, sign_in, new_game, 
 # --------------------------------------------------------------------------- languages
 
 
-@pytest.fixture
-def folded_catalogues(app, tmp_path, monkeypatch):
-    """The catalogues as they are once ``translations/pending/pax.json`` is folded in (the
-    lead runs ``tools.i18n_refresh`` on merge), compiled into a temporary directory that
-    the pages and :mod:`service.i18n` read instead of ``translations/``."""
-    handed_over = json.loads((i18n.TRANSLATIONS_DIR / "pending" / "pax.json").read_text(encoding="utf-8"))
-    for language in ("de", "ru"):
-        with open(i18n.TRANSLATIONS_DIR / language / "LC_MESSAGES" / "messages.po", "rb") as f:
-            catalog = read_po(f, locale=language)
-        for msgid, by_language in handed_over.items():
-            catalog.add(msgid, by_language[language])
-        target = tmp_path / language / "LC_MESSAGES"
-        target.mkdir(parents=True)
-        with open(target / "messages.mo", "wb") as f:
-            write_mo(f, catalog)
-    monkeypatch.setattr(app.extensions["babel"], "translation_directories", [str(tmp_path)])
-    monkeypatch.setattr(i18n, "TRANSLATIONS_DIR", tmp_path)
-    i18n.translations.cache_clear()
-    yield
-    i18n.translations.cache_clear()
-
-
 BOARD_WORDS = {
     "de": ("Legionen", "Deine Hand", "Gold:", "Rom", "Spieler", "Legende", "Der Tisch in Worten", "Karten im Stapel",
            "Roms verdeckte Karten: 3", "Wert ", "Startspieler", "Symbole: "),
@@ -331,7 +307,7 @@ BOARD_WORDS = {
 
 
 @pytest.mark.parametrize("language", ["de", "ru"])
-def test_the_board_speaks_the_players_language(client, sign_in, new_game, web_sessions, folded_catalogues, language):
+def test_the_board_speaks_the_players_language(client, sign_in, new_game, web_sessions, language):
     game_id = new_game(4)
     sign_in(ANN)
     with web_sessions() as s:
