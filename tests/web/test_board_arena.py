@@ -328,44 +328,11 @@ def fighter_panel(page: str, side: str) -> str:
 # --------------------------------------------------------------------------- languages
 
 
-@pytest.fixture
-def catalogues(app, tmp_path, monkeypatch):
-    """The catalogues as they will be once the pending translations are folded in
-    (``tools.i18n_refresh``): compiled into a temporary directory for this test."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    from service import i18n
-    from tools import i18n_refresh
-
-    handed_over = i18n_refresh.pending()
-    for lang in i18n_refresh.LANGUAGES:
-        with open(i18n.TRANSLATIONS_DIR / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
-            catalog = read_po(f, locale=lang)
-        for msgid, by_lang in handed_over.items():
-            if by_lang.get(lang) and not isinstance(by_lang[lang], list):
-                catalog.add(msgid, by_lang[lang])
-        target = tmp_path / lang / "LC_MESSAGES"
-        target.mkdir(parents=True)
-        with open(target / "messages.mo", "wb") as f:
-            write_mo(f, catalog)
-    babel = app.extensions["babel"]
-    monkeypatch.setattr(babel, "translation_directories", [str(tmp_path)])
-    monkeypatch.setattr(i18n, "TRANSLATIONS_DIR", tmp_path)
-    with app.app_context():
-        domain = babel.instance.domain_instance
-    domain.cache.clear()
-    i18n.translations.cache_clear()
-    yield
-    domain.cache.clear()
-    i18n.translations.cache_clear()
-
-
 @pytest.mark.parametrize("language, words", [
     ("de", ["Angriff", "Verteidigung", "Schnelligkeit", "Runde", "Reichweite"]),
     ("ru", ["Атака", "Защита", "Скорость", "Раунд", "Дальность"]),
 ])
-def test_the_fight_speaks_german_and_russian(app, duel, web_sessions, web_config, catalogues, language, words):
+def test_the_fight_speaks_german_and_russian(app, duel, web_sessions, web_config, language, words):
     game_id, decision = reach(duel, web_sessions, web_config,
                               lambda d: d.prompt_key == "spartacus_arena.allocate_wounds", 11, aggressive)
     email = (ANN, BOB)[decision.seat]

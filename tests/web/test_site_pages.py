@@ -13,7 +13,6 @@ from sqlalchemy import select
 from service import catalogue
 from service.db import ApiToken, User
 from service.site_pages import GAMES, LANGUAGE_COOKIE, RULE_SECTIONS
-from tests.web.site_support import use_merged_translations
 from tests.web.support import csrf_from
 
 LANGUAGES = ("en", "de", "ru")
@@ -29,8 +28,7 @@ LAYOUT_TRANSLATED = {"de": ("Zum Inhalt springen", "Karten", "Regeln"),
 
 @pytest.fixture
 def site(app):
-    """A browser on the app, with the catalogues holding this branch's pending translations."""
-    use_merged_translations(app)
+    """A browser on the app."""
     return app.test_client()
 
 
