@@ -242,9 +242,11 @@ def _talk_entry(config: Config, user: User, lang: str, tz: str, game: Game, mess
     if moment is not None and moment.tzinfo is None:  # SQLite hands times back without a zone; they are UTC
         moment = moment.replace(tzinfo=dt.timezone.utc)
     when = i18n.format_moment(moment, lang, tz)
-    return {"id": int(message["id"]), "public": bool(message.get("public")), "sender_name": message.get("sender_name")
-            or "", "to_names": ", ".join(message.get("to_names") or ()), "body": message.get("body") or "",
-            "when": when, "reply_address": address, "reply_url": reply_url}
+    return {
+        "id": int(message["id"]), "public": bool(message.get("public")),
+        "sender_name": message.get("sender_name") or "", "to_names": ", ".join(message.get("to_names") or ()),
+        "body": message.get("body") or "", "when": when, "reply_address": address, "reply_url": reply_url,
+    }
 
 
 def _talk_subject(_, sections: Sequence[dict], said: Sequence[dict]) -> str:

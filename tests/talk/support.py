@@ -11,6 +11,16 @@ from service import notifications
 from service.db import MailMessage, utcnow
 
 
+def three_player_game(ann, bob, cat) -> str:
+    """A running three-seat count game: Ann, Bob and Cat at seats 0, 1 and 2."""
+    created = ann.post("games", json={"game_type": "count", "seats": 3, "options": {"target": 50},
+                                      "invites": ["bob@example.org", "cat@example.org"]}, idempotent=True)
+    game_id = created.get_json()["id"]
+    assert bob.post(f"games/{game_id}/join").status_code == 200
+    assert cat.post(f"games/{game_id}/join").status_code == 200
+    return game_id
+
+
 class Mailroom:
     """Runs the notification composer at moments the test chooses.
 

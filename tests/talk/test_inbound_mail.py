@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from service import inbound_mail, talk
-from service.db import MailMessage, TableMessage
+from service.db import TableMessage
 from tests.api.support import assert_error
 from tests.talk.support import Mailroom
 from tests.webhooks.support import count_game

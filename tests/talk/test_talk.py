@@ -9,23 +9,12 @@ import json
 
 import pytest
 
-from sqlalchemy import select
-
 from service import mail
-from service.db import MailMessage, TableMessage
+from service.db import TableMessage
 from tests.api.support import assert_error
-from tests.talk.support import Mailroom
+from tests.talk.support import Mailroom, three_player_game
 from tests.web.support import csrf_from
 from tests.webhooks.support import count_game, deliver_all, subscribe, verified
-
-
-def three_player_game(ann, bob, cat) -> str:
-    created = ann.post("games", json={"game_type": "count", "seats": 3, "options": {"target": 50},
-                                      "invites": ["bob@example.org", "cat@example.org"]}, idempotent=True)
-    game_id = created.get_json()["id"]
-    assert bob.post(f"games/{game_id}/join").status_code == 200
-    assert cat.post(f"games/{game_id}/join").status_code == 200
-    return game_id
 
 
 

@@ -16,9 +16,9 @@ from sqlalchemy import select
 from service import mail, notifications
 from service.db import Notification, User, utcnow
 from tests.api.support import assert_error
-from tests.notify.sink import SmtpSink
+from tests.notify.sink import smtp_settings, smtp_sink  # noqa: F401 (the fixture)
 from tests.notify.support import html_of, text_of
-from tests.talk.support import Mailroom
+from tests.talk.support import Mailroom, three_player_game
 from tests.webhooks.support import count_game
 
 AUTH = {"Authorization": "Basic " + base64.b64encode(b"capua:inbound-secret-for-tests").decode()}
@@ -27,25 +27,8 @@ _MAILTO = re.compile(r"mailto:(talk\+[a-z0-9-]+@reply\.capua\.test)\?subject=\S+
 
 
 @pytest.fixture
-def smtp_sink():
-    sink = SmtpSink().start()
-    yield sink
-    sink.stop()
-
-
-@pytest.fixture
 def config_overrides(config_overrides, smtp_sink) -> dict:
-    return {**config_overrides, "mail_backend": "smtp", "smtp_host": "127.0.0.1", "smtp_port": smtp_sink.port,
-            "smtp_security": "none", "notify_coalesce_seconds": COALESCE, "mail_from": "Capua <capua@capua.test>"}
-
-
-def three_player_game(ann, bob, cat) -> str:
-    created = ann.post("games", json={"game_type": "count", "seats": 3, "options": {"target": 50},
-                                      "invites": ["bob@example.org", "cat@example.org"]}, idempotent=True)
-    game_id = created.get_json()["id"]
-    assert bob.post(f"games/{game_id}/join").status_code == 200
-    assert cat.post(f"games/{game_id}/join").status_code == 200
-    return game_id
+    return {**config_overrides, **smtp_settings(smtp_sink), "notify_coalesce_seconds": COALESCE}
 
 
 def set_preferences(sessions, client, **changes) -> None:
