@@ -179,3 +179,25 @@ def test_per_game_settings_apply_to_talk(ann, bob, sessions, app_config):
     assert row.payload["message"]["body"] == "public, digested" and not row.urgent
     (only,) = room.compose()
     assert "public, digested" in only.text_body and "private, muted" not in only.text_body
+
+
+@pytest.mark.parametrize("lang,public_link,private_link,subject", [
+    ("de", "Dem ganzen Tisch per Mail antworten", "Denselben Spielern per Mail antworten",
+     "Count to N: 2 Nachrichten am Tisch"),
+    ("ru", "Ответить всему столу по почте", "Ответить тем же игрокам по почте", "Count to N: сообщений за столом: 2")])
+def test_a_mail_with_several_messages_speaks_the_readers_language(ann, bob, sessions, app_config, smtp_sink, lang,
+                                                                  public_link, private_link, subject,
+                                                                  handed_over_translations):
+    game_id = count_game(ann, bob)
+    room = Mailroom(sessions, app_config)
+    room.compose()
+    set_preferences(sessions, bob, language=lang)
+    ann.post(f"games/{game_id}/messages", json={"body": "Ave!"})
+    ann.post(f"games/{game_id}/messages", json={"body": "Psst.", "to": [1]})
+    (queued,) = room.compose()
+    (delivered,) = sent(sessions, app_config, smtp_sink, "bob@example.org")[-1:]
+    assert delivered["Subject"] == subject == queued.subject
+    text, html = text_of(delivered), html_of(delivered)
+    for words in (public_link, private_link):
+        assert words in text and words in html
+    assert len(set(_MAILTO.findall(text))) == 2
