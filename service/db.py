@@ -360,8 +360,11 @@ class WebhookEndpoint(Base):
     ``secret`` is the Standard Webhooks signing secret (``whsec_`` + base64), kept in
     clear because HMAC needs it; after a rotation ``previous_secret`` keeps signing too
     until ``previous_secret_expires_at``, so receivers can switch without a gap.
-    ``status`` is ``enabled`` or ``disabled`` (by its owner, a ``410 Gone``, or a message
-    that failed its whole retry schedule; ``disabled_reason`` says which).
+    ``status`` is ``enabled`` or ``disabled`` (by its owner, a ``410 Gone``, a message
+    that failed its whole retry schedule, or an address that may not be called):
+    ``disabled_code`` says which (see ``service.webhooks.DISABLED_CODES``) with its
+    ``disabled_details``, so it can be told in the owner's language;
+    ``disabled_reason`` keeps the English sentence the API has always shown.
     """
 
     __tablename__ = "webhook_endpoints"
@@ -377,6 +380,8 @@ class WebhookEndpoint(Base):
     previous_secret_expires_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
     status: Mapped[str] = mapped_column(String(16), default="enabled")
     disabled_reason: Mapped[str] = mapped_column(String(300), default="")
+    disabled_code: Mapped[str] = mapped_column(String(32), default="")
+    disabled_details: Mapped[Optional[dict]] = mapped_column(JSON, nullable=True)
     disabled_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

@@ -60,6 +60,8 @@ DELIVERY_MODES = ("immediate", "digest", "off")
 #: Kinds of notification; the urgent ones ask the player to do something.
 URGENT_KINDS = ("your_turn", "reminder", "invitation", "invitation_declined")
 INFO_KINDS = ("news", "game_over", "game_started")
+#: A table-talk message; urgent when private (it is addressed to you), news when public.
+TALK_KIND = "talk"
 #: At most this many events are kept per notification (the latest); the mail links to the log.
 MAX_EVENTS_PER_NOTE = 40
 #: ``Session.info`` key of what to wake up after commit (see :func:`dispatch`).
@@ -485,6 +487,31 @@ def notify_many(session: Session, config: Config, users: Sequence[User], *, kind
     full = {"title": game.title if game else "", "seat": seat, **payload}
     written = {u.id for u in users
                if _write(session, config, u, prefs[u.id], last.get(u.id), game_id, seat, kind, urgent, full, now)}
+    _remember_dispatch(session, config, written)
+    return len(written)
+
+
+def notify_talk(session: Session, config: Config, game: Game, readers: Sequence[tuple[User, int]],
+                message: Mapping[str, Any], *, private: bool, now: Optional[dt.datetime] = None) -> int:
+    """A table-talk message for each ``(user, seat)`` of ``readers`` (its recipients but
+    the sender), through the same rows, preferences and composer as every notification.
+
+    A private message is addressed to the player, so it follows ``act_delivery`` (urgent);
+    a public one ``info_delivery`` (news): immediate rows are coalesced and held during
+    quiet hours, digest rows wait for the digest hour, per-game overrides apply.  Only
+    the readers get a row, so a private message never reaches anyone else's mail.
+    Returns how many rows were written.
+    """
+    now = now or utcnow()
+    users = [user for user, _seat in readers]
+    prefs = preferences_for(session, users, game.id)
+    last = _last_mailed(session, [u.id for u in users])
+    written = set()
+    for user, seat in readers:
+        payload = {"title": game.title, "seat": seat, "message": dict(message)}
+        if _write(session, config, user, prefs[user.id], last.get(user.id), game.id, seat, TALK_KIND, private,
+                  payload, now):
+            written.add(user.id)
     _remember_dispatch(session, config, written)
     return len(written)
 

@@ -8,11 +8,13 @@ no table talk.
 
 Messages live in their own table, not in the game's event stream, so talking never
 moves a game's version and never makes anyone's ``expected_version`` stale.  Posting a
-message writes the message, its emails and its webhooks in one transaction (the
-caller commits).  Each email carries a ``Reply-To`` of the form
-``talk+<user>-<message>-<mac>@CAPUA_INBOUND_MAIL_DOMAIN``: the address itself proves
-which player it was sent to and what it answers (see :mod:`service.inbound_mail`),
-and a reply is posted to the same audience as the message it answers.
+message writes the message, its recipients' notification rows and its webhooks in one
+transaction (the caller commits); the notification composer mails it as each
+recipient's preferences say.  Every message in a mail has its own reply address
+``talk+<user>-<message>-<mac>@CAPUA_INBOUND_MAIL_DOMAIN`` (:func:`reply_address`): the
+address itself proves which player it was sent to and what it answers (see
+:mod:`service.inbound_mail`), and a reply is posted to the same audience as the
+message it answers.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any, Iterable, Optional, Sequence
 from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
-from service import i18n, mail, webhooks
+from service import webhooks
 from service.config import Config
 from service.db import Game, Seat, TableMessage, TableMessageRecipient, User, WebhookEndpoint, utcnow
 from service.errors import Forbidden, InvalidInput, NotFound
@@ -75,7 +77,7 @@ def post_message(session: Session, config: Config, game_id: str, user: User, *, 
     readers = [s for s in seats if s.user_id is not None and (audience is None or s.seat in audience)]
     names = seat_names(session, seats)
     view = message_view(message, audience, names)
-    _mail_recipients(session, config, game, message, view, readers, user)
+    _notify_recipients(session, config, game, message, view, readers, user)
     _queue_webhooks(session, config, game, view, readers)
     return message
 
@@ -215,46 +217,28 @@ def read_reply_address(config: Config, address: str) -> tuple[int, int]:
 # --------------------------------------------------------------------------- helpers
 
 
-def _mail_recipients(session: Session, config: Config, game: Game, message: TableMessage, view: dict,
-                     readers: Sequence[Seat], sender: User) -> None:
-    """Email the message to each reader but its sender, as their preferences say.
-
-    A private message is addressed to the player, so it follows their setting for what
-    asks something of them (``act_delivery``); a public one their setting for news
-    (``info_delivery``).  "off" (or mail turned off) sends nothing; any other setting
-    sends the message at once, since a conversation cannot wait for a digest and each
-    mail carries its own reply address.  Mail goes through the outbox
-    (:func:`service.mail.queue_mail`) in the message's transaction.
-    """
+def _notify_recipients(session: Session, config: Config, game: Game, message: TableMessage, view: dict,
+                       readers: Sequence[Seat], sender: User) -> None:
+    """A notification row for each human reader but the sender (see
+    :func:`service.notifications.notify_talk`): the message is mailed as the reader's
+    notification preferences say, coalesced with their other notifications or in their
+    digest, each message with its own reply address (:mod:`service.notify.compose`)."""
     from service import notifications
 
-    others = [s for s in readers if s.user_id is not None and s.user_id != sender.id]
+    others = {s.user_id: s.seat for s in readers if s.user_id is not None and not s.is_bot and s.user_id != sender.id}
     if not others:
         return
-    users = list(session.scalars(select(User).where(User.id.in_({s.user_id for s in others})).order_by(User.id)))
-    prefs = notifications.preferences_for(session, users, game.id)
-    game_url = webhooks.game_url(config, game.id)
-    for user in users:
-        mine = prefs.get(user.id)
-        if mine is not None and mine.delivery(urgent=not message.public) == "off":
-            continue
-        language = i18n.language_or_default(mine.language if mine is not None else user.language)
-        env = i18n.mail_environment(language)
-        _ = i18n.translator(language)
-        reply_to = reply_address(config, user.id, message.id)
-        context = {"message": view, "game": game, "game_url": game_url, "reply_by_mail": reply_to is not None,
-                   "base_url": config.base_url, "language": language}
-        if message.public:
-            subject = _("%(game)s: %(sender)s says", game=game.title, sender=view["sender_name"])
-        else:
-            subject = _("%(game)s: %(sender)s writes to you privately", game=game.title, sender=view["sender_name"])
-        headers = {"Reply-To": reply_to} if reply_to else {}
-        mail.queue_mail(
-            session, to=user.email, subject=subject[:255],
-            text=env.get_template("talk/mail_message.txt").render(**context),
-            html=env.get_template("talk/mail_message.html").render(**context),
-            kind="talk", headers=headers,
-        )
+    users = list(session.scalars(select(User).where(User.id.in_(sorted(others))).order_by(User.id)))
+    notifications.notify_talk(session, config, game, [(u, others[u.id]) for u in users], mail_payload(view),
+                              private=not message.public)
+
+
+def mail_payload(view: dict) -> dict:
+    """What a mail needs of a message (JSON for the notification row): who wrote it, to
+    whom, what and when; nothing about other messages."""
+    return {"id": view["id"], "sender_seat": view["sender_seat"], "sender_name": view["sender_name"],
+            "public": view["public"], "to_names": view["to_names"], "body": view["body"],
+            "created_at": view["created_at"].isoformat()}
 
 
 def _queue_webhooks(session: Session, config: Config, game: Game, view: dict, readers: Sequence[Seat]) -> None:

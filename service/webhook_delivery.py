@@ -40,13 +40,14 @@ import random
 import socket
 import ssl
 import time
+import urllib.parse
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Any, Callable, Iterable, Mapping, Optional
 
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from service import i18n, mail, netguard
+from service import i18n, mail, netguard, webhooks
 from service.config import Config
 from service.db import User, WebhookAttempt, WebhookDelivery, WebhookEndpoint, utcnow
 from service.webhooks import SECRET_PREFIX, signing_secrets
@@ -216,18 +217,20 @@ def _settle(session: Session, config: Config, delivery: WebhookDelivery, endpoin
         return "succeeded"
     if refused is not None:
         delivery.status, delivery.last_error = "failed", refused
-        disable(session, config, endpoint, f"its address was refused ({refused[len('refused: '):]})")
+        disable(session, config, endpoint, "address_refused",
+                {"host": urllib.parse.urlsplit(endpoint.url).hostname or "", "detail": refused[len("refused: "):]})
         return "failed"
     if answer is not None and answer.status == 410:
         delivery.status, delivery.last_error = "failed", "the receiver answered 410 Gone"
-        disable(session, config, endpoint, "the receiver answered 410 Gone")
+        disable(session, config, endpoint, "gone_410")
         return "failed"
     delivery.last_error = error or f"the receiver answered {answer.status}"
     delays = config.webhook_retry_delays
     if delivery.attempts > len(delays):
         delivery.status = "failed"
-        disable(session, config, endpoint,
-                f"a message failed {delivery.attempts} attempts in a row (last: {delivery.last_error})")
+        disable(session, config, endpoint, "retries_exhausted",
+                {"attempts": delivery.attempts, "status": answer.status if answer is not None else None,
+                 "error": delivery.last_error})
         return "failed"
     wait = jittered(delays[delivery.attempts - 1])
     asked = retry_after_seconds(answer.headers.get("retry-after") if answer else None, now)
@@ -238,18 +241,23 @@ def _settle(session: Session, config: Config, delivery: WebhookDelivery, endpoin
     return "retry"
 
 
-def disable(session: Session, config: Config, endpoint: WebhookEndpoint, reason: str) -> bool:
-    """Turn ``endpoint`` off for ``reason`` and email its owner; ``False`` if it already was.
+def disable(session: Session, config: Config, endpoint: WebhookEndpoint, code: str,
+            details: Optional[Mapping[str, Any]] = None) -> bool:
+    """Turn ``endpoint`` off for the reason ``code`` (one of
+    :data:`service.webhooks.DISABLED_CODES`, with its ``details``) and email its owner
+    why, in their language; ``False`` if it already was off.
 
     The conditional update makes one of several failures racing to disable it the one
     that sends the email.
     """
     now = utcnow()
-    reason = reason[:300]
+    details = dict(details) if details else None
+    reason = webhooks.reason_sentence(code, details)
     changed = session.execute(
         update(WebhookEndpoint)
         .where(WebhookEndpoint.id == endpoint.id, WebhookEndpoint.status == "enabled")
-        .values(status="disabled", disabled_reason=reason, disabled_at=now, updated_at=now)
+        .values(status="disabled", disabled_reason=reason, disabled_code=code, disabled_details=details,
+                disabled_at=now, updated_at=now)
         .execution_options(synchronize_session=False)
     ).rowcount
     if not changed:
@@ -263,13 +271,14 @@ def disable(session: Session, config: Config, endpoint: WebhookEndpoint, reason:
         language = i18n.language_or_default(prefs.language if prefs is not None else owner.language)
         env = i18n.mail_environment(language)
         _ = i18n.translator(language)
-        context = {"endpoint": endpoint, "reason": reason, "language": language,
+        context = {"endpoint": endpoint, "reason": webhooks.disabled_reason_text(endpoint, language),
+                   "language": language,
                    "settings_url": f"{config.base_url.rstrip('/')}/settings/webhooks/{endpoint.id}"}
         mail.queue_mail(session, to=owner.email, subject=_("Capua: a webhook of yours was turned off"),
                         text=env.get_template("webhooks/mail_disabled.txt").render(**context),
                         html=env.get_template("webhooks/mail_disabled.html").render(**context),
                         kind="webhook_disabled")
-    log.warning("webhook %s disabled: %s", endpoint.id, reason)
+    log.warning("webhook %s disabled (%s): %s", endpoint.id, code, reason)
     return True
 
 

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from engine.core.game import Rules
 from engine.core.types import Event
-from service import netguard
+from service import i18n, netguard
 from service.config import Config
 from service.db import Game, OpenDecision, Seat, User, WebhookAttempt, WebhookDelivery, WebhookEndpoint, utcnow
 from service.errors import Conflict, InvalidInput, NotFound
@@ -55,6 +55,9 @@ TEST_EVENT = "webhook.test"
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 32
 MAX_ENDPOINTS_PER_USER = 20
+#: Why an endpoint was turned off (``disabled_code``), each told to its owner in their
+#: language from ``disabled_details``; ``other`` is an older reason kept as it was written.
+DISABLED_CODES = ("by_owner", "gone_410", "retries_exhausted", "address_refused", "other")
 #: How long a rotated-out secret keeps signing, unless the rotation says otherwise.
 DEFAULT_ROTATION_GRACE_HOURS = 24
 MAX_ROTATION_GRACE_HOURS = 24 * 7
@@ -129,12 +132,60 @@ def update_endpoint(session: Session, config: Config, user: User, endpoint_id: i
     if text is not None:
         endpoint.description = text
     if enabled is True and endpoint.status != "enabled":
-        endpoint.status, endpoint.disabled_reason, endpoint.disabled_at = "enabled", "", None
+        endpoint.status, endpoint.disabled_at = "enabled", None
+        endpoint.disabled_reason, endpoint.disabled_code, endpoint.disabled_details = "", "", None
     elif enabled is False and endpoint.status == "enabled":
-        endpoint.status, endpoint.disabled_reason, endpoint.disabled_at = "disabled", "disabled by you", utcnow()
+        endpoint.status, endpoint.disabled_at = "disabled", utcnow()
+        endpoint.disabled_code, endpoint.disabled_details = "by_owner", None
+        endpoint.disabled_reason = reason_sentence("by_owner", None)
     endpoint.updated_at = utcnow()
     session.flush()
     return endpoint
+
+
+def reason_sentence(code: str, details: Optional[Mapping[str, Any]]) -> str:
+    """The English sentence of ``disabled_reason``, as the API has always shown it
+    (at most 300 characters); :func:`disabled_reason_text` tells it in a language."""
+    details = details or {}
+    if code == "by_owner":
+        text = "disabled by you"
+    elif code == "gone_410":
+        text = "the receiver answered 410 Gone"
+    elif code == "address_refused":
+        text = f"its address was refused ({details.get('detail', '')})"
+    elif code == "retries_exhausted":
+        text = f"a message failed {details.get('attempts', '?')} attempts in a row (last: {details.get('error', '')})"
+    else:
+        text = str(details.get("text", ""))
+    return text[:300]
+
+
+def disabled_reason_text(endpoint: WebhookEndpoint, language: str) -> str:
+    """Why ``endpoint`` is off, in ``language`` (de, en, ru); ``""`` while it is on.
+
+    Told from ``disabled_code`` and ``disabled_details``; what a receiver or the network
+    said (an error message, a host name) is quoted as it was.  A reason from before
+    codes existed (``other``) is shown as it was written.
+    """
+    if endpoint.status == "enabled" or not endpoint.disabled_code:
+        return ""
+    _ = i18n.translator(language)
+    details = endpoint.disabled_details or {}
+    code = endpoint.disabled_code
+    if code == "by_owner":
+        return _("You turned it off.")
+    if code == "gone_410":
+        return _("Your server answered 410 Gone, which asks for no more messages.")
+    if code == "address_refused":
+        return _("Its address may not be called: %(host)s is not a public internet address.",
+                 host=details.get("host") or "?")
+    if code == "retries_exhausted":
+        if details.get("status"):
+            return _("A message failed %(attempts)s attempts in a row; the last answer was HTTP %(status)s.",
+                     attempts=details.get("attempts", "?"), status=details["status"])
+        return _("A message failed %(attempts)s attempts in a row; the last attempt got no answer (%(error)s).",
+                 attempts=details.get("attempts", "?"), error=details.get("error") or "?")
+    return endpoint.disabled_reason
 
 
 def delete_endpoint(session: Session, user: User, endpoint_id: int) -> None:
@@ -219,7 +270,7 @@ def redeliver(session: Session, config: Config, user: User, endpoint_id: int, de
     endpoint = session.get(WebhookEndpoint, delivery.endpoint_id)
     if endpoint.status != "enabled":
         raise Conflict("this webhook is disabled; enable it before redelivering", code="webhook_disabled",
-                       details={"reason": endpoint.disabled_reason})
+                       details={"reason": endpoint.disabled_reason, "reason_code": endpoint.disabled_code})
     if delivery.status == "sending":
         raise Conflict("this message is being sent right now", code="delivery_in_progress")
     delivery.status = "pending"
@@ -236,7 +287,7 @@ def send_test(session: Session, config: Config, user: User, endpoint_id: int) ->
     endpoint = get_endpoint(session, user, endpoint_id)
     if endpoint.status != "enabled":
         raise Conflict("this webhook is disabled; enable it first", code="webhook_disabled",
-                       details={"reason": endpoint.disabled_reason})
+                       details={"reason": endpoint.disabled_reason, "reason_code": endpoint.disabled_code})
     return enqueue(session, config, endpoint, TEST_EVENT, {"webhook_id": endpoint.id, "message": "Hello from Capua."},
                    game_id=endpoint.game_id)
 

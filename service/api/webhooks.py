@@ -50,7 +50,14 @@ class WebhookSchema(Schema):
     description = fields.String(required=True)
     event_types = fields.List(fields.String(), required=True)
     status = fields.String(required=True, metadata={"description": "`enabled` or `disabled`."})
-    disabled_reason = fields.String(required=True)
+    disabled_reason = fields.String(required=True, metadata={
+        "description": "Why it is off, as an English sentence; empty while it is on."})
+    disabled_code = fields.String(required=True, metadata={
+        "description": "Why it is off, machine-readable: `by_owner`, `gone_410`, `retries_exhausted`, "
+                       "`address_refused` or `other` (a reason recorded before codes existed); empty while it is on."})
+    disabled_details = fields.Dict(allow_none=True, required=True, metadata={
+        "description": "What goes with the code: `attempts`, `status` (the last HTTP answer, or `null`) and `error` "
+                       "for `retries_exhausted`; `host` and `detail` for `address_refused`; `text` for `other`."})
     disabled_at = fields.DateTime(allow_none=True)
     previous_secret_expires_at = fields.DateTime(allow_none=True, metadata={
         "description": "While set, messages are also signed with the secret before the last rotation."})

@@ -6,18 +6,25 @@ seat) and from the current ``open_decisions``/``seats`` rows, which say whether 
 decision is still open and when it is due now.  Text and HTML come from the templates
 ``templates/mail/notification.txt`` and ``.html``, in the player's language, with every
 time in the player's time zone.
+
+Table-talk messages (kind ``talk``) are listed per game like everything else, each
+with its own signed reply address (:func:`service.talk.reply_address`) as a ``mailto:``
+link, since a digest may carry several messages of several games; the mail's
+``Reply-To`` is set only when it carries exactly one message, so that answering the
+mail can only ever mean that message.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service import action_links, i18n
+from service import action_links, i18n, talk
 from service.config import Config
 from service.db import Game, Notification, OpenDecision, Seat, User
 from service.notifications import preferences_for
@@ -90,6 +97,7 @@ def compose(session: Session, config: Config, user: User, rows: Sequence[Notific
 
     kinds = {k for s in sections for k in s["kinds"]}
     asking = [s for s in sections if s["decisions"]]
+    said = [m for s in sections for m in s["talk"]]
     if any(s["invitation"] for s in sections):
         subject = _("Invitation to play %(title)s", title=next(s["title"] for s in sections if s["invitation"]))
     elif len(asking) == 1:
@@ -97,6 +105,8 @@ def compose(session: Session, config: Config, user: User, rows: Sequence[Notific
                    else _("Your move in %(title)s", title=asking[0]["title"]))
     elif asking:
         subject = _("Your move in %(n)s games", n=len(asking))
+    elif kinds == {"talk"}:
+        subject = _talk_subject(_, sections, said)
     elif "game_over" in kinds and len(sections) == 1:
         subject = _("%(title)s has ended", title=sections[0]["title"])
     elif "invitation_declined" in kinds and len(sections) == 1:
@@ -113,6 +123,7 @@ def compose(session: Session, config: Config, user: User, rows: Sequence[Notific
         "subject": subject, "sections": sections, "base_url": base,
         "preferences_url": f"{base}/settings/notifications", "unsubscribe_url": unsubscribe,
         "unsubscribe_scope": "game" if single_game else "all", "lang": lang,
+        "single_talk": len(said) == 1,
     }
     env = i18n.mail_environment(lang)
     text = env.get_template("mail/notification.txt").render(**context)
@@ -120,6 +131,8 @@ def compose(session: Session, config: Config, user: User, rows: Sequence[Notific
     headers = {"List-Unsubscribe": f"<{unsubscribe}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
     if single_game:
         headers["X-Capua-Game"] = single_game
+    if len(said) == 1 and said[0]["reply_address"]:
+        headers["Reply-To"] = said[0]["reply_address"]
     return Composed(subject=subject, text=text, html=html, headers=headers)
 
 
@@ -135,8 +148,11 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
     outcome = None
     invitation = None
     declined = []
+    said: dict[int, dict] = {}
     for row in rows:
         payload = row.payload or {}
+        if row.kind == "talk" and payload.get("message"):
+            said[int(payload["message"]["id"])] = payload["message"]
         names.update({int(k): v for k, v in (payload.get("seat_names") or {}).items()})
         for event in payload.get("events") or ():
             events_by_seq[event["seq"]] = event
@@ -182,7 +198,8 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
     more = max(0, len(lines) - MAX_EVENT_LINES)
     lines = lines[-MAX_EVENT_LINES:]
     outcome_text = _outcome_text(lang, outcome, names) if outcome else None
-    if not (asked or lines or invitation or outcome_text or declined):
+    talk_lines = [_talk_entry(config, user, lang, tz, game, said[i]) for i in sorted(said)]
+    if not (asked or lines or invitation or outcome_text or declined or talk_lines):
         return None
     my_seat = next((s for (gid, _n), s in seats.items() if gid == game.id and s.user_id == user.id), None)
     return_url = None
@@ -197,13 +214,51 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
         headline = _("It is your move in %(title)s.", title=game.title)
     elif outcome_text:
         headline = _("%(title)s has ended.", title=game.title)
+    elif talk_lines and not lines:
+        headline = _("Table talk in %(title)s.", title=game.title)
     else:
         headline = _("What happened in %(title)s.", title=game.title)
     return {
         "game_id": game.id, "title": game.title, "kinds": sorted(kinds), "headline": headline,
         "game_url": f"{base}/games/{game.id}", "events": lines, "more_events": more, "decisions": asked,
         "invitation": invitation, "outcome": outcome_text, "declined": declined, "return_url": return_url,
+        "talk": talk_lines,
     }
+
+
+def _talk_entry(config: Config, user: User, lang: str, tz: str, game: Game, message: Mapping[str, Any]) -> dict:
+    """One table-talk message of a mail, with the reply address made for this reader and
+    this message (``None`` when replies by mail are off)."""
+    _ = i18n.translator(lang)
+    address = talk.reply_address(config, user.id, int(message["id"]))
+    reply_url = None
+    if address:
+        subject = urllib.parse.quote(_("Re: %(game)s", game=game.title))
+        reply_url = f"mailto:{address}?subject={subject}"
+    try:
+        moment = dt.datetime.fromisoformat(message["created_at"])
+    except (KeyError, TypeError, ValueError):
+        moment = None
+    if moment is not None and moment.tzinfo is None:  # SQLite hands times back without a zone; they are UTC
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    when = i18n.format_moment(moment, lang, tz)
+    return {
+        "id": int(message["id"]), "public": bool(message.get("public")),
+        "sender_name": message.get("sender_name") or "", "to_names": ", ".join(message.get("to_names") or ()),
+        "body": message.get("body") or "", "when": when, "reply_address": address, "reply_url": reply_url,
+    }
+
+
+def _talk_subject(_, sections: Sequence[dict], said: Sequence[dict]) -> str:
+    """The subject of a mail that carries nothing but table talk."""
+    if len(said) == 1:
+        title, message = next((s["title"], s["talk"][0]) for s in sections if s["talk"])
+        if message["public"]:
+            return _("%(game)s: %(sender)s says", game=title, sender=message["sender_name"])
+        return _("%(game)s: %(sender)s writes to you privately", game=title, sender=message["sender_name"])
+    if len(sections) == 1:
+        return _("%(game)s: %(n)s messages at the table", game=sections[0]["title"], n=len(said))
+    return _("Table talk in %(n)s games", n=len(sections))
 
 
 def _outcome_text(lang: str, outcome: Mapping[str, Any], names: Mapping[int, str]) -> str:

@@ -7,22 +7,14 @@ import pytest
 
 from engine import registry
 from service import inprocess
-from tests.notify.sink import SmtpSink
+from tests.notify.sink import smtp_settings, smtp_sink  # noqa: F401 (the fixture)
 from tests.service import fake_game
 
 
 @pytest.fixture
-def smtp_sink():
-    sink = SmtpSink().start()
-    yield sink
-    sink.stop()
-
-
-@pytest.fixture
 def config_overrides(config_overrides, smtp_sink) -> dict:
-    return {**config_overrides, "mail_backend": "smtp", "smtp_host": "127.0.0.1", "smtp_port": smtp_sink.port,
-            "smtp_security": "none", "notify_coalesce_seconds": 0, "rate_limit": "100000 per minute",
-            "mail_from": "Capua <capua@capua.test>"}
+    return {**config_overrides, **smtp_settings(smtp_sink), "notify_coalesce_seconds": 0,
+            "rate_limit": "100000 per minute"}
 
 
 @pytest.fixture(autouse=True)

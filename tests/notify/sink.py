@@ -16,6 +16,7 @@ from collections import Counter
 from email.message import EmailMessage
 from typing import Optional
 
+import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
@@ -106,3 +107,17 @@ class SmtpSink:
 
     def __getattr__(self, name):
         return getattr(self.handler, name)
+
+
+def smtp_settings(sink: "SmtpSink") -> dict:
+    """Configuration that sends the app's mail to ``sink`` over plain SMTP."""
+    return {"mail_backend": "smtp", "smtp_host": "127.0.0.1", "smtp_port": sink.port, "smtp_security": "none",
+            "mail_from": "Capua <capua@capua.test>"}
+
+
+@pytest.fixture
+def smtp_sink():
+    """A running :class:`SmtpSink`, stopped after the test."""
+    sink = SmtpSink().start()
+    yield sink
+    sink.stop()

@@ -13,21 +13,22 @@ import pytest
 from sqlalchemy import func, select
 
 from service import inbound_mail, talk
-from service.db import MailMessage, TableMessage
+from service.db import TableMessage
 from tests.api.support import assert_error
+from tests.talk.support import Mailroom
 from tests.webhooks.support import count_game
 
 AUTH = {"Authorization": "Basic " + base64.b64encode(b"capua:inbound-secret-for-tests").decode()}
 
 
 @pytest.fixture
-def talk_mail(ann, bob, sessions):
+def talk_mail(ann, bob, sessions, app_config):
     """Ann says something; the mail Bob got, with its reply address."""
     game_id = count_game(ann, bob)
+    room = Mailroom(sessions, app_config)
+    room.compose()
     posted = ann.post(f"games/{game_id}/messages", json={"body": "Support my scheme?"}).get_json()
-    with sessions() as s:
-        row = s.scalars(select(MailMessage).where(MailMessage.kind == "talk",
-                                                  MailMessage.to_address == "bob@example.org")).one()
+    (row,) = [m for m in room.compose() if m.to_address == "bob@example.org"]
     return {"game_id": game_id, "message": posted, "reply_to": row.headers["Reply-To"]}
 
 

@@ -9,33 +9,22 @@ import json
 
 import pytest
 
-from sqlalchemy import select
-
 from service import mail
-from service.db import MailMessage, TableMessage
+from service.db import TableMessage
 from tests.api.support import assert_error
+from tests.talk.support import Mailroom, three_player_game
 from tests.web.support import csrf_from
 from tests.webhooks.support import count_game, deliver_all, subscribe, verified
 
 
-def three_player_game(ann, bob, cat) -> str:
-    created = ann.post("games", json={"game_type": "count", "seats": 3, "options": {"target": 50},
-                                      "invites": ["bob@example.org", "cat@example.org"]}, idempotent=True)
-    game_id = created.get_json()["id"]
-    assert bob.post(f"games/{game_id}/join").status_code == 200
-    assert cat.post(f"games/{game_id}/join").status_code == 200
-    return game_id
-
-
-def _mails(sessions, kind="talk"):
-    with sessions() as s:
-        return list(s.scalars(select(MailMessage).where(MailMessage.kind == kind).order_by(MailMessage.id)))
 
 
 def test_public_and_private_messages_reach_only_their_recipients(ann, bob, make_client, sessions, receiver,
                                                                  app_config):
     cat, dan = make_client("cat"), make_client("dan")
     game_id = three_player_game(ann, bob, cat)
+    room = Mailroom(sessions, app_config)
+    room.compose()  # the game's own notifications
     hooks = {n: subscribe(c, receiver.url(f"/{n}"), event_types=["talk.message"])
              for n, c in (("ann", ann), ("bob", bob), ("cat", cat))}
     version = ann.get(f"games/{game_id}").get_json()["version"]
@@ -63,7 +52,7 @@ def test_public_and_private_messages_reach_only_their_recipients(ann, bob, make_
     # Talking never moves the game: a command against the version read before still applies.
     assert ann.get(f"games/{game_id}").get_json()["version"] == version
 
-    mails = _mails(sessions)
+    mails = room.compose()
     assert sorted((m.to_address, m.subject) for m in mails) == [
         ("ann@example.org", "Count to N: Bob writes to you privately"),
         ("bob@example.org", "Count to N: Ann says"), ("cat@example.org", "Count to N: Ann says")]
@@ -127,8 +116,10 @@ def test_the_game_page_shows_the_talk_and_posts_it(app, ann, bob, sign_in, clien
 
 def test_talk_mail_renders_with_a_reply_address(ann, bob, sessions, app_config):
     game_id = count_game(ann, bob)
+    room = Mailroom(sessions, app_config)
+    room.compose()
     ann.post(f"games/{game_id}/messages", json={"body": "Line one\nLine two"})
-    (row,) = _mails(sessions)
+    (row,) = room.compose()
     built = email.message_from_bytes(mail.build_email(app_config, row).as_bytes(), policy=email.policy.default)
     assert built["Reply-To"] == row.headers["Reply-To"]
     assert "Line one\nLine two" in built.get_body(("plain",)).get_content()
@@ -136,38 +127,44 @@ def test_talk_mail_renders_with_a_reply_address(ann, bob, sessions, app_config):
     assert json.dumps(row.headers).count("talk+") == 1
 
 
-def test_talk_mail_follows_the_notification_preferences(ann, bob, make_client, sessions):
+def test_talk_mail_follows_the_notification_preferences(ann, bob, make_client, sessions, app_config):
     from service import notifications
     from service.db import User
 
     cat = make_client("cat")
     game_id = three_player_game(ann, bob, cat)
+    room = Mailroom(sessions, app_config)
+    room.compose()
     with sessions() as s:
         notifications.update_preferences(s, s.get(User, cat.user_id), {"info_delivery": "off"})
         notifications.update_preferences(s, s.get(User, bob.user_id), {"email_enabled": False})
         s.commit()
     ann.post(f"games/{game_id}/messages", json={"body": "public news"})
     ann.post(f"games/{game_id}/messages", json={"body": "just for Cat", "to": [2]})
-    assert [(m.to_address, "just for Cat" in m.text_body) for m in _mails(sessions)] == [("cat@example.org", True)]
+    assert [(m.to_address, "just for Cat" in m.text_body) for m in room.compose()] == [("cat@example.org", True)]
 
 
 @pytest.mark.parametrize("lang,public,private,body", [
     ("en", "Count to N: Ann says", "Count to N: Ann writes to you privately", "says at the table in Count to N"),
     ("de", "Count to N: Ann sagt", "Count to N: Ann schreibt dir privat", "sagt am Tisch in Count to N"),
     ("ru", "Count to N: Ann говорит", "Count to N: Ann пишет вам лично", "говорит за столом в игре Count to N")])
-def test_talk_mail_is_in_the_recipients_language(ann, bob, make_client, sessions, lang, public, private, body):
+def test_talk_mail_is_in_the_recipients_language(ann, bob, make_client, sessions, app_config, lang, public, private,
+                                                 body):
     from service import notifications
     from service.db import User
 
     cat = make_client("cat")
     game_id = three_player_game(ann, bob, cat)
+    room = Mailroom(sessions, app_config)
+    room.compose()
     with sessions() as s:
         notifications.update_preferences(s, s.get(User, bob.user_id), {"language": lang})
         s.commit()
     assert ann.post(f"games/{game_id}/messages", json={"body": "Ave!"}).status_code == 201
+    first = room.compose()
     assert ann.post(f"games/{game_id}/messages", json={"body": "psst", "to": [1]}).status_code == 201
-    to_bob = [m for m in _mails(sessions) if m.to_address == "bob@example.org"]
+    to_bob = [m for m in first + room.compose() if m.to_address == "bob@example.org"]
     assert [m.subject for m in to_bob] == [public, private]
     assert body in to_bob[0].text_body and body in to_bob[0].html_body
     # The others keep their own (default) language.
-    assert [m.subject for m in _mails(sessions) if m.to_address == "cat@example.org"] == ["Count to N: Ann says"]
+    assert [m.subject for m in first if m.to_address == "cat@example.org"] == ["Count to N: Ann says"]

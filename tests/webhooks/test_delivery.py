@@ -132,6 +132,7 @@ def test_an_endpoint_that_keeps_failing_is_disabled_and_its_owner_emailed(ann, b
     assert outcomes == ["retry", "retry", "retry", "failed"]
     endpoint = _rows(sessions, WebhookEndpoint)[0]
     assert endpoint.status == "disabled" and "4 attempts" in endpoint.disabled_reason
+    assert endpoint.disabled_code == "retries_exhausted" and endpoint.disabled_details["attempts"] == 4
     (notice,) = _rows(sessions, MailMessage, MailMessage.kind == "webhook_disabled")
     assert notice.to_address == "ann@example.org" and receiver.url() in notice.text_body
     # Other messages for it are not sent while it is off.
@@ -174,6 +175,8 @@ def test_private_addresses_are_refused_at_send_time_when_not_allowed(app, ann, b
     assert receiver.requests == []
     for endpoint in _rows(sessions, WebhookEndpoint):
         assert endpoint.status == "disabled" and "loopback" in endpoint.disabled_reason
+        assert endpoint.disabled_code == "address_refused"
+        assert endpoint.disabled_details["host"] in ("127.0.0.1", "hooks.example.com")
     assert all("refused" in d.last_error for d in _rows(sessions, WebhookDelivery))
 
 
@@ -237,11 +240,11 @@ def test_the_workers_send_what_the_api_committed(app, ann, bob, receiver, sessio
 
 
 @pytest.mark.parametrize("lang,subject,words", [
-    ("en", "Capua: a webhook of yours was turned off", "Reason: it broke"),
-    ("de", "Capua: einer deiner Webhooks wurde abgeschaltet", "Grund: it broke"),
-    ("ru", "Capua: один из ваших вебхуков отключён", "Причина: it broke")])
+    ("en", "Capua: a webhook of yours was turned off", "Reason: Your server answered 410 Gone"),
+    ("de", "Capua: einer deiner Webhooks wurde abgeschaltet", "Grund: Dein Server hat mit 410 Gone geantwortet"),
+    ("ru", "Capua: один из ваших вебхуков отключён", "Причина: Ваш сервер ответил 410 Gone")])
 def test_the_disabled_webhook_mail_is_in_the_owners_language(ann, receiver, sessions, app_config, lang, subject,
-                                                             words):
+                                                             words, handed_over_translations):
     from service import notifications
     from service.db import User
 
@@ -251,7 +254,8 @@ def test_the_disabled_webhook_mail_is_in_the_owners_language(ann, receiver, sess
         s.commit()
     with sessions() as s:
         endpoint = s.get(WebhookEndpoint, hook["id"])
-        assert webhook_delivery.disable(s, app_config, endpoint, "it broke")
+        assert webhook_delivery.disable(s, app_config, endpoint, "gone_410")
+        assert not webhook_delivery.disable(s, app_config, endpoint, "gone_410"), "it was off already"
         s.commit()
     (notice,) = _rows(sessions, MailMessage, MailMessage.kind == "webhook_disabled")
     assert notice.subject == subject and notice.to_address == "ann@example.org"
