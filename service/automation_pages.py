@@ -12,9 +12,9 @@ import json
 from typing import Optional
 
 from flask import Blueprint, redirect, render_template, request, url_for
-from flask_babel import gettext as _
+from flask_babel import get_locale, gettext as _
 
-from service import auth, standing_orders, webhooks
+from service import auth, i18n, standing_orders, webhooks
 from service.database import config as app_config
 from service.database import session as db_session
 from service.errors import InvalidInput, ServiceError
@@ -35,6 +35,12 @@ def _user_or_signin():
 
 
 # --------------------------------------------------------------------------- webhooks
+
+
+@bp.app_template_filter("disabled_reason")
+def disabled_reason(endpoint) -> str:
+    """Why a webhook endpoint was turned off, in the page's language (stored as a code)."""
+    return webhooks.disabled_reason_text(endpoint, i18n.language_or_default(str(get_locale())))
 
 
 @bp.get("/webhooks")

@@ -186,8 +186,7 @@ def test_per_game_settings_apply_to_talk(ann, bob, sessions, app_config):
      "Count to N: 2 Nachrichten am Tisch"),
     ("ru", "Ответить всему столу по почте", "Ответить тем же игрокам по почте", "Count to N: сообщений за столом: 2")])
 def test_a_mail_with_several_messages_speaks_the_readers_language(ann, bob, sessions, app_config, smtp_sink, lang,
-                                                                  public_link, private_link, subject,
-                                                                  handed_over_translations):
+                                                                  public_link, private_link, subject):
     game_id = count_game(ann, bob)
     room = Mailroom(sessions, app_config)
     room.compose()

@@ -244,7 +244,7 @@ def test_the_workers_send_what_the_api_committed(app, ann, bob, receiver, sessio
     ("de", "Capua: einer deiner Webhooks wurde abgeschaltet", "Grund: Dein Server hat mit 410 Gone geantwortet"),
     ("ru", "Capua: один из ваших вебхуков отключён", "Причина: Ваш сервер ответил 410 Gone")])
 def test_the_disabled_webhook_mail_is_in_the_owners_language(ann, receiver, sessions, app_config, lang, subject,
-                                                             words, handed_over_translations):
+                                                             words):
     from service import notifications
     from service.db import User
 

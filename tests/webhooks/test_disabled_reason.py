@@ -28,8 +28,7 @@ def _speaks(sessions, client, language: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["de", "ru"])
-def test_a_410_is_told_in_the_owners_language_and_kept_as_a_code(ann, bob, receiver, sessions, app_config, lang,
-                                                                 handed_over_translations):
+def test_a_410_is_told_in_the_owners_language_and_kept_as_a_code(ann, bob, receiver, sessions, app_config, lang):
     hook = subscribe(ann, receiver.url(), event_types=["game.started"])
     _speaks(sessions, ann, lang)
     receiver.answer((410, {}))
@@ -58,7 +57,7 @@ def test_a_410_is_told_in_the_owners_language_and_kept_as_a_code(ann, bob, recei
     ("de", ["Eine Nachricht ist 4 Mal hintereinander gescheitert; die letzte Antwort war HTTP 503."]),
     ("ru", ["Сообщение не удалось доставить 4 раз подряд; последний ответ: HTTP 503."])])
 def test_exhausted_retries_are_told_with_their_count_and_last_answer(ann, bob, receiver, sessions, app_config,
-                                                                     lang, words, handed_over_translations):
+                                                                     lang, words):
     hook = subscribe(ann, receiver.url(), event_types=["game.started"])
     _speaks(sessions, ann, lang)
     receiver.answer(*[(503, {})] * 10)
@@ -78,7 +77,7 @@ def test_exhausted_retries_are_told_with_their_count_and_last_answer(ann, bob, r
     assert all(w in notice.text_body and w in notice.html_body for w in words)
 
 
-def test_every_code_reads_in_every_language(handed_over_translations):
+def test_every_code_reads_in_every_language():
     cases = [("by_owner", None), ("gone_410", None), ("address_refused", {"host": "10.0.0.7", "detail": "x"}),
              ("retries_exhausted", {"attempts": 8, "status": None, "error": "ConnectionRefusedError: refused"}),
              ("retries_exhausted", {"attempts": 8, "status": 500, "error": "the receiver answered 500"})]

@@ -46,7 +46,7 @@ def test_webhooks_page(client, signed_in, receiver):
         done = client.post(f"/settings/webhooks/{endpoint_id}/{action}", data={"csrf_token": csrf_from(page.data)})
         assert done.status_code == 303, (action, done.data)
     detail = client.get(detail_url).get_data(as_text=True)
-    assert "disabled by you" in detail and "webhook.test" in detail
+    assert "You turned it off." in detail and "webhook.test" in detail
     assert client.post(f"/settings/webhooks/{endpoint_id}/explode",
                        data={"csrf_token": csrf_from(page.data)}).status_code == 422
     gone = client.post(f"/settings/webhooks/{endpoint_id}/delete", data={"csrf_token": csrf_from(page.data)})
