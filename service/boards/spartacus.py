@@ -25,7 +25,7 @@ from service.terms import spartacus as terms
 WIDTH = 360
 TRACK_MAX = 12  # influence that wins (the track's last box)
 CARD_W, CARD_H, CARD_GAP = 82, 66, 6
-HAND_W, HAND_H = 172, 176
+HAND_W = 172
 CHIP_H = 22
 
 PHASES = {
@@ -102,7 +102,7 @@ def prepare(board: Mapping[str, Any], *, language: str, game_id: str, version: O
     return {
         "width": WIDTH,
         "round": board.get("round"),
-        "phase": _(PHASES[_phase(board.get("stage"))]) if _phase(board.get("stage")) else "",
+        "phase": _word(language, PHASES, _phase(board.get("stage"))),
         "status": _status(board, language, names),
         "houses": houses,
         "house_choices": _house_choices(choices, language),
@@ -281,7 +281,7 @@ def _property(asset: Mapping[str, Any], language: str, choices: _Choices, x: flo
     _ = translator(language)
     card = str(asset.get("card"))
     name = terms.card_name(card, language) or str(asset.get("name") or card)
-    kind = _(KINDS[asset["kind"]]) if asset.get("kind") in KINDS else str(asset.get("kind") or "")
+    kind = _word(language, KINDS, asset.get("kind"))
     states = []
     if asset.get("exhausted"):
         states.append(_("exhausted"))
@@ -365,7 +365,7 @@ def _market_card(card: str, language: str) -> dict:
     name = terms.card_name(card, language) or (data.name if data else card)
     lines = []
     if data is not None:
-        lines.append(f"{_(KINDS.get(data.kind, data.kind))} · " + _("value %(gold)s gold", gold=data.value))
+        lines.append(f"{_word(language, KINDS, data.kind)} · " + _("value %(gold)s gold", gold=data.value))
         if data.kind in ("gladiator", "slave"):
             lines.append(_("Attack %(a)s · Defence %(d)s · Speed %(s)s", a=data.attack, d=data.defence,
                            s=data.speed))
@@ -447,36 +447,37 @@ def _tournament(board: Mapping[str, Any], language: str) -> Optional[dict]:
 
 
 def _hand(me: Mapping[str, Any], language: str, choices: _Choices) -> dict:
+    """My intrigue cards, two to a row, each as tall as its text needs."""
     _ = translator(language)
     cards = []
-    y = 8
-    row_h = 0.0
-    for i, c in enumerate(me.get("hand") or []):
+    for c in me.get("hand") or []:
         if not isinstance(c, Mapping):
             continue
-        col = len(cards) % 2
-        if col == 0 and cards:
-            y += row_h + 8
-            row_h = 0.0
-        x = 6 + col * (HAND_W + 4)
         card = str(c.get("card"))
         name = terms.card_name(card, language) or str(c.get("name") or card)
-        actions = choices.take(("card", card))
-        chips, used = _chips(actions, x, y + HAND_H + 4, HAND_W)
         text = terms.card_text(card, language) or ""
-        kind = _(TYPES[c["type"]]) if c.get("type") in TYPES else str(c.get("type") or "")
+        kind = _word(language, TYPES, c.get("type"))
+        name_lines, text_lines = _wrap(name, 24)[:2], _wrap(text, 33)
         cards.append({
-            "id": card, "name": name, "name_lines": _wrap(name, 24)[:2], "type": c.get("type"), "kind": kind,
+            "id": card, "name": name, "name_lines": name_lines, "type": c.get("type"), "kind": kind,
             "influence": c.get("influence"), "gold": c.get("gold"),
             "influence_text": _("needs %(influence)s influence", influence=c.get("influence")),
             "gold_text": _("worth %(gold)s gold", gold=c.get("gold")),
-            "text_lines": _wrap(text, 30)[:7], "text": text,
-            "x": x, "y": y, "w": HAND_W, "h": HAND_H, "chips": chips,
-            "link": actions[0] if len(actions) == 1 else None,
+            "text_lines": text_lines, "text": text, "w": HAND_W,
+            "h": 66 + 14 * len(name_lines) + 12 * len(text_lines), "actions": choices.take(("card", card)),
         })
-        row_h = max(row_h, HAND_H + (used + 4 if chips else 0))
-    return {"cards": cards, "height": (y + row_h + 8) if cards else 0,
-            "limit": me.get("hand_limit"), "count": len(cards)}
+    y = 8.0
+    for row in range(0, len(cards), 2):
+        pair = cards[row:row + 2]
+        height = max(c["h"] for c in pair)
+        used = 0.0
+        for col, c in enumerate(pair):
+            c["x"], c["y"], c["h"] = 6 + col * (HAND_W + 4), y, height
+            c["chips"], chip_h = _chips(c["actions"], c["x"], y + height + 4, HAND_W)
+            c["link"] = c["actions"][0] if len(c["actions"]) == 1 else None
+            used = max(used, chip_h + 4 if c["chips"] else 0)
+        y += height + used + 8
+    return {"cards": cards, "height": y if cards else 0, "limit": me.get("hand_limit"), "count": len(cards)}
 
 
 # --------------------------------------------------------------------------- words
@@ -520,6 +521,12 @@ def _status(board: Mapping[str, Any], language: str, names: Mapping[Any, Optiona
     if isinstance(prompt, Mapping):
         lines.append(_("%(seat)s is choosing a card", seat=_seat_label(prompt.get("seat"), names)))
     return lines
+
+
+def _word(language: str, words: Mapping[str, str], key: Any) -> str:
+    """``words[key]`` in ``language``; the key itself when Capua has no word for it."""
+    message = words.get(key) if isinstance(key, str) else None
+    return translator(language)(message) if message else str(key or "")
 
 
 def _phase(stage: Any) -> str:

@@ -340,8 +340,8 @@ def test_german_and_russian_pages_use_the_rulebook_terms(
 
 
 @pytest.mark.parametrize("language,expected", [
-    ("de", ["Gib deine Gebote", "Daumen"]),
-    ("ru", ["ставки", "палец"]),
+    ("de", ["Gib deine Wetten", "Daumen runter"]),
+    ("ru", ["ставки", "Палец вниз"]),
 ])
 def test_prompts_and_buttons_are_translated(app, catalogues_with_pending, language, expected):
     from service.terms import spartacus as terms
