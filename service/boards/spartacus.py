@@ -24,7 +24,7 @@ from service.terms import spartacus as terms
 
 WIDTH = 360
 TRACK_MAX = 12  # influence that wins (the track's last box)
-CARD_W, CARD_H, CARD_GAP = 82, 66, 6
+CARD_W, CARD_H, CARD_GAP = 82, 74, 6
 HAND_W = 172
 CHIP_H = 22
 
@@ -287,7 +287,8 @@ def _property(asset: Mapping[str, Any], language: str, choices: _Choices, x: flo
         states.append(_("exhausted"))
     if asset.get("injured"):
         states.append(_("injured"))
-    state = ", ".join(states) or _("ready")
+    states = states or [_("ready")]
+    state = ", ".join(states)
     tokens = []
     if asset.get("champion"):
         tokens.append(_("Champion"))
@@ -296,7 +297,7 @@ def _property(asset: Mapping[str, Any], language: str, choices: _Choices, x: flo
     actions = choices.take(("card", card))
     chips, used = _chips(actions, x, y + CARD_H + 4, CARD_W)
     return {
-        "id": card, "name": name, "short_name": _fit(name, CARD_W - 8, 6.2), "kind": kind, "state": state,
+        "id": card, "name": name, "short_name": _fit(name, CARD_W - 8, 6.2), "kind": kind, "state": state, "states": states,
         "exhausted": bool(asset.get("exhausted")), "injured": bool(asset.get("injured")),
         "favour": asset.get("favour") or 0, "champion": bool(asset.get("champion")), "tokens": tokens,
         "x": x, "y": y, "w": CARD_W, "h": CARD_H, "cx": x + CARD_W / 2, "cy": y + CARD_H / 2,
@@ -402,13 +403,6 @@ def _arena(board: Mapping[str, Any], language: str, names: Mapping[Any, Optional
                  for s, b in sorted(bets.items(), key=lambda kv: _int(kv[0]))
                  if isinstance(b, Mapping) and b.get(kind)]
         corners[corner] = {"title": title, "lines": lines}
-    boxes = []
-    height = 330
-    for corner, _kind in CORNERS:
-        x = 4 if corner.endswith("left") else WIDTH / 2 + 2
-        y = 4 if corner.startswith("top") else height - 88
-        boxes.append({**corners[corner], "x": x, "y": y, "w": WIDTH / 2 - 6, "h": 84,
-                      "title_fit": _fit(corners[corner]["title"], WIDTH / 2 - 16, 6.0), "corner": corner})
     invited = [_seat_label(s, names) for s in arena.get("invited") or []]
     declined = [_seat_label(s, names) for s in arena.get("declined") or []]
     notes = []
@@ -425,9 +419,19 @@ def _arena(board: Mapping[str, Any], language: str, names: Mapping[Any, Optional
                                        f"({_seat_label(result.get('winner_seat'), names)})",
                        loser=f"{_card(result.get('loser_card'), language)} "
                              f"({_seat_label(result.get('loser_seat'), names)})"))
-    verdict, _used = _chips(choices.take(("verdict", None)), 12, height - 124, WIDTH - 24)
-    return {"entries": entries, "corners": corners, "boxes": boxes, "notes": [_fit(n, WIDTH - 24, 6.0) for n in notes],
-            "notes_full": notes, "verdict": verdict, "height": height, "fight": "fight" in arena}
+    # top corners, the two entries, the notes and the verdict, then the bottom corners
+    lines = [line for note in notes for line in _wrap(note, 56)]
+    notes_y = 216
+    verdict, used = _chips(choices.take(("verdict", None)), 12, notes_y + 15 * len(lines), WIDTH - 24)
+    bottom_y = notes_y + 15 * len(lines) + used + 4
+    boxes = []
+    for corner, _kind in CORNERS:
+        boxes.append({**corners[corner], "x": 4 if corner.endswith("left") else WIDTH / 2 + 2,
+                      "y": 4 if corner.startswith("top") else bottom_y, "w": WIDTH / 2 - 6, "h": 84,
+                      "title_fit": _fit(corners[corner]["title"], WIDTH / 2 - 16, 6.0), "corner": corner,
+                      "lines_fit": [_fit(line, WIDTH / 2 - 16, 5.6) for line in corners[corner]["lines"]]})
+    return {"entries": entries, "corners": corners, "boxes": boxes, "notes": lines, "notes_y": notes_y,
+            "notes_full": notes, "verdict": verdict, "height": bottom_y + 92, "fight": "fight" in arena}
 
 
 def _tournament(board: Mapping[str, Any], language: str) -> Optional[dict]:
