@@ -85,6 +85,7 @@ SHORT = {
     "choose_tournament_fighter": N_("Send"),
     "use_house_ability": N_("Use"),
     "place_bid": N_("%(amount)s gold"),
+    "settle_accounts": N_("Release"),
 }
 
 
@@ -133,6 +134,8 @@ class _Choices:
                     self._file(game_id, d, option)
             if d.get("options") is None and d.get("prompt_key") in ("bid", "host_bid"):
                 self._bids(game_id, d)
+            if d.get("options") is None and d.get("prompt_key") == "accounts":
+                self._releases(game_id, d)
 
     def _file(self, game_id: str, decision: Mapping[str, Any], command: Mapping[str, Any]) -> None:
         ctype = str(command.get("type") or "")
@@ -155,11 +158,7 @@ class _Choices:
             target = ("card", args.get("card"))
         else:
             target = ("general", None)
-        self.by_target.setdefault(target, []).append({
-            "url": choice_url(game_id, decision, command),
-            "label": self._full(command),
-            "short": self._short(ctype, args),
-        })
+        self._add(target, game_id, decision, command)
 
     def _bids(self, game_id: str, decision: Mapping[str, Any]) -> None:
         """A chip per amount one may bid (the form below takes any amount as well)."""
@@ -168,10 +167,24 @@ class _Choices:
         if not isinstance(low, int) or not isinstance(high, int):
             return
         for value in range(low, min(high, low + 15) + 1):
-            command = {"type": "place_bid", "args": {"amount": value}}
-            self.by_target.setdefault(("auction", None), []).append({
-                "url": choice_url(game_id, decision, command), "label": self._full(command),
-                "short": self._("%(amount)s gold", amount=value)})
+            self._add(("auction", None), game_id, decision, {"type": "place_bid", "args": {"amount": value}})
+
+    def _releases(self, game_id: str, decision: Mapping[str, Any]) -> None:
+        """The upkeep bill: releasing one gladiator is a click on it, releasing none a
+        click on the general row; releasing several takes the form below the board."""
+        release = ((decision.get("schema") or {}).get("properties") or {}).get("release") or {}
+        low, high = release.get("minItems", 0), release.get("maxItems", 0)
+        cards = (release.get("items") or {}).get("enum") or []
+        if low == 0:
+            self._add(("general", None), game_id, decision, {"type": "settle_accounts", "args": {"release": []}})
+        if isinstance(low, int) and isinstance(high, int) and low <= 1 <= high:
+            for card in cards:
+                self._add(("card", card), game_id, decision, {"type": "settle_accounts", "args": {"release": [card]}})
+
+    def _add(self, target: tuple, game_id: str, decision: Mapping[str, Any], command: Mapping[str, Any]) -> None:
+        self.by_target.setdefault(target, []).append({
+            "url": choice_url(game_id, decision, command), "label": self._full(command),
+            "short": self._short(str(command.get("type")), command.get("args") or {})})
 
     def _full(self, command: Mapping[str, Any]) -> str:
         from service import i18n
@@ -241,7 +254,7 @@ def _house(p: Mapping[str, Any], board: Mapping[str, Any], language: str, viewer
     if seat == viewer:
         for ability in _abilities(p.get("house")):
             actions = choices.take(("ability", ability))
-            abilities.append({"name": terms.card_name(ability, language) or terms.english_name(ability),
+            abilities.append({"name": _card(ability, language),
                               "text": _wrap(terms.card_text(ability, language) or "", 58), "actions": actions})
     ability_chips = []
     for ability in abilities:
@@ -256,7 +269,8 @@ def _house(p: Mapping[str, Any], board: Mapping[str, Any], language: str, viewer
     label = f"{style['mark']} · {house}"
     return {
         "seat": seat, "style": style, "mark": style["mark"], "house": house, "dominus": dominus,
-        "me": seat == viewer, "host": board.get("host") == seat, "on_turn": (board.get("turn") or {}).get("seat") == seat,
+        "me": seat == viewer, "host": board.get("host") == seat,
+        "on_turn": (board.get("turn") or {}).get("seat") == seat,
         "influence": influence, "influence_text": state, "track": track, "over_track": influence > TRACK_MAX,
         "gold": None if hidden else p.get("gold"), "gold_hidden": hidden, "gold_text": gold_text,
         "hand_size": p.get("hand_size", 0), "hand_text": hand_text,
@@ -297,7 +311,8 @@ def _property(asset: Mapping[str, Any], language: str, choices: _Choices, x: flo
     actions = choices.take(("card", card))
     chips, used = _chips(actions, x, y + CARD_H + 4, CARD_W)
     return {
-        "id": card, "name": name, "short_name": _fit(name, CARD_W - 8, 6.2), "kind": kind, "state": state, "states": states,
+        "id": card, "name": name, "short_name": _fit(name, CARD_W - 8, 6.2), "kind": kind,
+        "state": state, "states": states,
         "exhausted": bool(asset.get("exhausted")), "injured": bool(asset.get("injured")),
         "favour": asset.get("favour") or 0, "champion": bool(asset.get("champion")), "tokens": tokens,
         "x": x, "y": y, "w": CARD_W, "h": CARD_H, "cx": x + CARD_W / 2, "cy": y + CARD_H / 2,
@@ -346,8 +361,8 @@ def _market(board: Mapping[str, Any], language: str, names: Mapping[Any, Optiona
     for o in market.get("offers") or []:
         if not isinstance(o, Mapping):
             continue
-        give = ", ".join(terms.card_name(c, language) or terms.english_name(c) for c in o.get("give") or []) or "—"
-        take = ", ".join(terms.card_name(c, language) or terms.english_name(c) for c in o.get("take") or []) or "—"
+        give = ", ".join(_card(c, language) for c in o.get("give") or []) or "—"
+        take = ", ".join(_card(c, language) for c in o.get("take") or []) or "—"
         offers.append(_("Trade %(offer)s: %(frm)s offers %(to)s %(give)s and %(gold)s gold for %(take)s",
                         offer=o.get("id"), frm=_seat_label(o.get("from"), names), to=_seat_label(o.get("to"), names),
                         give=give, gold=o.get("gold", 0), take=take))

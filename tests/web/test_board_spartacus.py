@@ -188,10 +188,6 @@ def test_every_page_of_a_game_draws_the_board_and_hides_what_is_hidden(
     sign_in(ANN)
     spectator = app.test_client()
     seen = _play_through(client, spectator, web_sessions, web_config, game_id, seed)
-    import os
-    if os.environ.get("SP_DUMP"):
-        for k, v in seen.items():
-            Path(os.environ["SP_DUMP"], f"{seats}-{k}.html").write_text(v)
     for kind in ("intrigue", "auction", "bets"):
         assert kind in seen, f"the game passed through {kind}"
 
@@ -328,6 +324,12 @@ def test_german_and_russian_pages_use_the_rulebook_terms(
         if not _move(web_sessions, web_config, game_id, rng):
             break
     every = "\n".join(pages)
+    confirms = [client.get(url).data.decode() for page in pages[-40:] for url, _l, _c in _board_choices(page)[:1]]
+    assert confirms, "the board offered choices"
+    translated_prompts = {by_lang[language] for by_lang in json.loads(
+        (ROOT / "translations" / "pending" / "spartacus.json").read_text(encoding="utf-8")).values()}
+    assert any(html.unescape(p) in c for c in confirms for p in translated_prompts if len(p) > 25), \
+        "the confirm page asks in the reader's language"
     for word in words:
         assert word in every, word
     if language == "de":
