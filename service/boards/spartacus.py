@@ -252,17 +252,16 @@ def _house(p: Mapping[str, Any], board: Mapping[str, Any], language: str, viewer
     bottom = y + row_h if cards else y + 20
     abilities = []
     if seat == viewer:
-        for ability in _abilities(p.get("house")):
+        offered = [key[1] for key in choices.by_target if key[0] == "ability"]
+        for ability in dict.fromkeys(_abilities(p.get("house")) + offered):
             actions = choices.take(("ability", ability))
             abilities.append({"name": _card(ability, language),
                               "text": _wrap(terms.card_text(ability, language) or "", 58), "actions": actions})
-    ability_chips = []
     for ability in abilities:
         chips, used = _chips(ability["actions"], 8, bottom + 8, WIDTH - 16)
         ability["y"] = bottom + 8
         ability["chips"] = [{**c, "y": c["y"] + 16 + 13 * len(ability["text"])} for c in chips]
         bottom += 18 + 13 * len(ability["text"]) + used
-        ability_chips.extend(ability["chips"])
     invite, used = _chips(choices.take(("seat", seat)), 8, bottom + 6, WIDTH - 16)
     bottom += used + 6 if invite else 0
     state = _("Influence: %(influence)s", influence=influence)
@@ -275,6 +274,7 @@ def _house(p: Mapping[str, Any], board: Mapping[str, Any], language: str, viewer
         "gold": None if hidden else p.get("gold"), "gold_hidden": hidden, "gold_text": gold_text,
         "hand_size": p.get("hand_size", 0), "hand_text": hand_text,
         "property": cards, "abilities": abilities, "invite": invite,
+        "links": bool(invite or any(c["chips"] for c in cards) or any(a["chips"] for a in abilities)),
         "height": bottom + 10,
         "label": label,
         "description": "; ".join([label, dominus, state, gold_text, hand_text]
@@ -496,7 +496,8 @@ def _hand(me: Mapping[str, Any], language: str, choices: _Choices) -> dict:
             c["link"] = c["actions"][0] if len(c["actions"]) == 1 else None
             used = max(used, chip_h + 4 if c["chips"] else 0)
         y += height + used + 8
-    return {"cards": cards, "height": y if cards else 0, "limit": me.get("hand_limit"), "count": len(cards)}
+    return {"cards": cards, "height": y if cards else 0, "limit": me.get("hand_limit"), "count": len(cards),
+            "links": any(c["chips"] for c in cards)}
 
 
 # --------------------------------------------------------------------------- words

@@ -172,7 +172,8 @@ def _play_through(client, spectator, web_sessions, web_config, game_id: str, see
         kind = stage.split("_")[0]
         if kind == "market" and (view.get("market") or {}).get("auction"):
             kind = "auction"
-        if kind == "arena" and (view.get("arena") or {}).get("bets"):
+        if kind == "arena" and any(amount for bets in ((view.get("arena") or {}).get("bets") or {}).values()
+                                   for amount in bets.values()):
             kind = "bets"
         seen.setdefault(kind, page)
         seen.setdefault("spectator_" + kind, watcher)
@@ -239,6 +240,34 @@ def test_prepare_hands_the_bet_corners_to_the_fight_drawing(app):
     assert corners["bottom_right"] == {"title": "Decapitation", "lines": ["B (House of Glaber): 1 gold"]}
     assert german["arena"]["entries"][0]["kit"] == "Schwert"
     assert german["houses"][1]["property"][0]["tokens"] and german["houses"][0]["host"] is False
+
+
+def test_upkeep_bill_and_property_choices_sit_on_the_cards(app):
+    """Releasing a gladiator for the upkeep bill and choosing a card to injure are clicks on
+    those cards; exhausted and injured cards say so in words."""
+    from service.boards import spartacus as board_module
+
+    gladiator = {"card": "crixus#1", "name": "Crixus", "kind": "gladiator", "exhausted": True, "injured": True,
+                 "favour": 0, "champion": False}
+    slave = {"card": "medicus#1", "name": "Medicus", "kind": "slave", "exhausted": False, "injured": False,
+             "favour": 0, "champion": False}
+    board = {"game": "spartacus", "round": 2, "stage": "upkeep_accounts", "host": 0, "players": [
+        {"seat": 0, "house": "tullius", "influence": 3, "hand_size": 0, "gold_hidden": False, "gold": 0,
+         "hand": [], "hand_limit": 3, "property": [gladiator, slave]}]}
+    decisions = [
+        {"id": "accounts:2:0", "version": 40, "prompt_key": "accounts", "schema": {"properties": {"release": {
+            "type": "array", "minItems": 1, "maxItems": 1, "items": {"enum": ["crixus#1"]}}}}},
+        {"id": "choose:1:1", "version": 40, "prompt_key": "choose_injure",
+         "options": [{"type": "choose_card", "args": {"card": "medicus#1"}}]},
+    ]
+    with app.test_request_context():
+        drawing = board_module.prepare(board, language="en", game_id="g", version=40, seat=0, decisions=decisions)
+    crixus, medicus = drawing["houses"][0]["property"]
+    assert crixus["states"] == ["exhausted", "injured"] and medicus["states"] == ["ready"]
+    assert [c["short"] for c in crixus["chips"]] == ["Release"]
+    assert "settle_accounts" in crixus["chips"][0]["url"] and "crixus%231" in crixus["chips"][0]["url"]
+    assert medicus["link"]["label"] == "Choose Medicus" and drawing["houses"][0]["links"]
+    assert drawing["general"] == [], "releasing nobody is not offered when one must go"
 
 
 def _board_choices(page: str) -> list[tuple[str, str, dict]]:
