@@ -74,7 +74,7 @@ SHORT = {
     "request_support": N_("Ask %(seats)s"),
     "sell_intrigue_card": N_("Sell"),
     "sell_to_bank": N_("Sell"),
-    "place_guard": N_("Place"),
+    "place_guard": N_("Lay out"),
     "use_guard": N_("Use guard"),
     "reroll_guard": N_("Reroll"),
     "reroll_healing": N_("Reroll"),
@@ -238,7 +238,7 @@ def _house(p: Mapping[str, Any], board: Mapping[str, Any], language: str, viewer
     hand_text = _("Intrigue cards in hand: %(count)s", count=p.get("hand_size", 0))
     if "hand_limit" in p:
         hand_text = _("Intrigue cards: %(count)s of %(limit)s", count=p.get("hand_size", 0), limit=p["hand_limit"])
-    y = 132
+    y = 148
     cards, row_h, col = [], 0.0, 0
     for asset in p.get("property") or []:
         if not isinstance(asset, Mapping):
@@ -266,9 +266,11 @@ def _house(p: Mapping[str, Any], board: Mapping[str, Any], language: str, viewer
     bottom += used + 6 if invite else 0
     state = _("Influence: %(influence)s", influence=influence)
     label = f"{style['mark']} · {house}"
+    host_word = _("Host")
     return {
         "seat": seat, "style": style, "mark": style["mark"], "house": house, "dominus": dominus,
         "me": seat == viewer, "host": board.get("host") == seat,
+        "host_word": host_word, "host_w": 16 + 7.2 * len(host_word),
         "on_turn": (board.get("turn") or {}).get("seat") == seat,
         "influence": influence, "influence_text": state, "track": track, "over_track": influence > TRACK_MAX,
         "gold": None if hidden else p.get("gold"), "gold_hidden": hidden, "gold_text": gold_text,
@@ -381,10 +383,10 @@ def _market_card(card: str, language: str) -> dict:
     name = terms.card_name(card, language) or (data.name if data else card)
     lines = []
     if data is not None:
-        lines.append(f"{_word(language, KINDS, data.kind)} · " + _("value %(gold)s gold", gold=data.value))
+        lines += _wrap(f"{_word(language, KINDS, data.kind)} · " + _("value %(gold)s gold", gold=data.value), 27)
         if data.kind in ("gladiator", "slave"):
-            lines.append(_("Attack %(a)s · Defence %(d)s · Speed %(s)s", a=data.attack, d=data.defence,
-                           s=data.speed))
+            lines += _wrap(_("Attack %(a)s · Defence %(d)s · Speed %(s)s", a=data.attack, d=data.defence,
+                             s=data.speed), 27)
     return {"name": name, "lines": lines, "host": False}
 
 
