@@ -212,6 +212,7 @@ def free_decisions(s: GameState) -> list[Decision]:
                         id=f"{verb}:{o.id}", seat=seat, mode="free", prompt=f"Trade offer {o.id} from seat {o.frm}.",
                         default=Command(seat, verb, {"offer": o.id}),
                         options=(Command(seat, verb, {"offer": o.id}),), prompt_key=verb,
+                        prompt_args={"offer": o.id, "partner": o.frm},
                     ))
                 if o.frm in open_seats:
                     schema = _trade_schema(seat, [o.frm], mine, tradeable(s, o.frm), s)
@@ -224,13 +225,14 @@ def free_decisions(s: GameState) -> list[Decision]:
                         command_type="counter_trade",
                         default=Command(seat, "counter_trade", {"offer": o.id, "give": list(o.take),
                                                                  "take": list(o.give), "gold": -o.gold}),
-                        schema=schema, prompt_key="counter_trade",
+                        schema=schema, prompt_key="counter_trade", prompt_args={"offer": o.id, "partner": o.frm},
                     ))
             if o.frm == seat:
                 out.append(Decision(
                     id=f"withdraw_trade:{o.id}", seat=seat, mode="free", prompt=f"Withdraw your trade offer {o.id}.",
                     default=Command(seat, "withdraw_trade", {"offer": o.id}),
                     options=(Command(seat, "withdraw_trade", {"offer": o.id}),), prompt_key="withdraw_trade",
+                    prompt_args={"offer": o.id, "partner": o.to},
                 ))
     return out
 

@@ -1,0 +1,441 @@
+"""Spartacus in Capua's languages: decision prompts, command buttons, card names and texts.
+
+German words follow the German rulebook (Einfluss, Gold, Dominus, Intrigenkarte,
+Machenschaft, Reaktion, Wache, Veranstalter, bereit/erschöpft/verletzt, "Gunst"-Marker,
+Sieger I/II, Verletzung, Enthauptung); Russian ones the Russian rulebook (Влияние, Золото,
+Доминус, Интриги, Заговор, Ответные действия, Стража, Распорядитель игр,
+Готовый/Использованный/Раненый, жетон Славы, Победа I/II, Ранение, Обезглавливание).
+The fight inside the arena (``spartacus_arena.*`` prompts and the fight's own commands)
+has its words elsewhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+from service.i18n import N_, translator
+
+#: prompt_key -> sentence; ``%(name)s`` is filled from the decision's ``prompt_args``.
+PROMPTS: dict[str, str] = {
+    "choose_house": N_("Choose your house."),
+    "heal_reroll": N_("Reroll a failed healing roll?"),
+    "accounts": N_("Balance the accounts: you owe %(bill)s gold. Release gladiators for gold you cannot pay."),
+    "intrigue_turn": N_("Your intrigue turn: play a scheme, use an ability, sell a card or end your turn."),
+    "support": N_("Seat %(asker)s asks for your support for a scheme. Your answer is binding."),
+    "hand_limit": N_("Sell intrigue cards down to your hand limit of %(limit)s."),
+    "choose_discard_property": N_("Choose a ready card to discard (%(remaining)s to choose)."),
+    "choose_exhaust_property": N_("Choose a ready card to exhaust (%(remaining)s to choose)."),
+    "choose_injure": N_("Choose a ready fighter to be injured."),
+    "choose_favour": N_("Choose a ready gladiator to gain a favour token."),
+    "choose_discard_hand": N_("Choose an intrigue card to discard (%(remaining)s to choose)."),
+    "choose_replace_hand": N_("Choose an intrigue card to replace, or stop (%(remaining)s at most)."),
+    "choose_replace_fighter": N_("Choose the fighter you send to the arena instead."),
+    "react_scheme": N_("A scheme has been played: react, or pass."),
+    "react_reaction": N_("A reaction has been played: react, or pass."),
+    "react_gold_emptied": N_("A dominus has no gold left: react, or pass."),
+    "react_scheme_succeeded": N_("A scheme has succeeded: react, or pass."),
+    "react_bets_placed": N_("The bets are placed: react, or pass."),
+    "react_fighter_died": N_("A fighter has died in the arena: react, or pass."),
+    "hide_gold": N_("Hide your gold for the auctions."),
+    "bid": N_("Bid in secret for the card up for auction (bidding round %(round)s, your stake so far: "
+              "%(stake)s gold)."),
+    "host_bid": N_("Bid in secret for the host token (bidding round %(round)s, your stake so far: %(stake)s gold)."),
+    "sell_to_bank": N_("Sell a card to the bank for its gold value."),
+    "propose_trade": N_("Offer a trade: your cards and gold for theirs."),
+    "accept_trade": N_("Seat %(partner)s offers you trade %(offer)s: accept it?"),
+    "reject_trade": N_("Seat %(partner)s offers you trade %(offer)s: reject it?"),
+    "counter_trade": N_("Answer trade %(offer)s from seat %(partner)s with other terms."),
+    "withdraw_trade": N_("Withdraw your trade offer %(offer)s to seat %(partner)s."),
+    "give_gold": N_("Give gold to another dominus."),
+    "invite": N_("Invite a dominus (yourself included) to send a fighter to the games."),
+    "invitation": N_("Seat %(host)s invites you to the games: send a fighter, or decline and lose 1 influence."),
+    "bets": N_("Place your bets in secret: 1 to 3 gold on each bet you like, or none."),
+    "verdict": N_("Thumbs up or thumbs down: does the defeated fighter live?"),
+    "tournament_fighter": N_("Choose your fighter and equipment for the tournament."),
+}
+
+#: command type -> its button words (with no arguments to show).
+COMMANDS: dict[str, str] = {
+    "choose_house": N_("Choose this house"),
+    "settle_accounts": N_("Balance the accounts"),
+    "reroll_healing": N_("Reroll the healing roll"),
+    "end_turn": N_("End your turn"),
+    "sell_intrigue_card": N_("Sell an intrigue card"),
+    "place_guard": N_("Place a guard on your table"),
+    "play_scheme": N_("Play a scheme"),
+    "request_support": N_("Ask for support"),
+    "grant_support": N_("Support the scheme"),
+    "refuse_support": N_("Refuse support"),
+    "use_house_ability": N_("Use your house's ability"),
+    "use_card_ability": N_("Use a card's ability"),
+    "pass_reaction": N_("Pass"),
+    "play_reaction": N_("Play a reaction"),
+    "use_guard": N_("Use a guard"),
+    "reroll_guard": N_("Reroll the guard's die"),
+    "choose_card": N_("Choose"),
+    "give_gold": N_("Give gold"),
+    "sell_to_bank": N_("Sell to the bank"),
+    "propose_trade": N_("Offer a trade"),
+    "accept_trade": N_("Accept the trade"),
+    "reject_trade": N_("Reject the trade"),
+    "withdraw_trade": N_("Withdraw the offer"),
+    "counter_trade": N_("Make a counter-offer"),
+    "hide_gold": N_("Hide my gold"),
+    "place_bid": N_("Bid"),
+    "invite": N_("Invite"),
+    "accept_invitation": N_("Accept the invitation"),
+    "decline_invitation": N_("Decline (lose 1 influence)"),
+    "place_bets": N_("Place the bets"),
+    "show_thumb": N_("Give the verdict"),
+    "choose_tournament_fighter": N_("Send this fighter"),
+}
+
+#: Commands the pages ask to confirm a second time before they are sent: each loses
+#: something for good (a card sold or released, gold given away, influence or a fighter's
+#: life) and is easily clicked by mistake on a small screen; ordinary moves (ending a
+#: turn, passing, bidding in secret) are sent at once.
+CONFIRM: frozenset[str] = frozenset({
+    "show_thumb",  # thumbs down kills the fighter and may cost the host influence
+    "sell_to_bank",
+    "sell_intrigue_card",
+    "settle_accounts",  # may release gladiators
+    "give_gold",
+    "decline_invitation",  # costs 1 influence
+    "accept_trade",
+    "use_house_ability",  # some abilities discard three cards of your table
+})
+
+BET_TITLES: dict[str, str] = {
+    "winner_i": N_("Winner I"),
+    "winner_ii": N_("Winner II"),
+    "injury": N_("Injury"),
+    "decapitation": N_("Decapitation"),
+}
+
+#: English effect text of each default intrigue card and house ability, by card key.
+CARD_TEXTS: dict[str, str] = {
+    "guard": N_("Play from your hand or your table against a scheme that targets you: discard this card and roll a "
+                "die; on 4-6 the scheme is foiled."),
+    "insider_information": N_("The target draws 2 intrigue cards."),
+    "black_market_dealings": N_("The target gains 5 gold."),
+    "a_visitor_from_rome": N_("The target gains 1 influence."),
+    "incite_rebellion": N_("The target discards a ready gladiator of their choice."),
+    "unlocked_gate": N_("The target discards a ready slave of their choice."),
+    "grand_feast": N_("Pay 2 gold to every other dominus. The target (a dominus of your choice) gains 1 influence."),
+    "illicit_services": N_("The target gains 2 gold for each of their ready slaves."),
+    "poisoned_wine": N_("A ready gladiator or slave of the target (their choice) is injured."),
+    "robbery": N_("Take up to 3 gold from the target."),
+    "conspiracy": N_("The target loses 2 influence."),
+    "blackmail": N_("The target loses 1 influence."),
+    "public_exhibition": N_("The target gains 1 gold for each of their ready gladiators."),
+    "labor_contract": N_("The target exhausts a ready slave of their choice; you gain 2 gold."),
+    "word_to_the_tax_collector": N_("The target pays up to 3 gold to the bank."),
+    "sate_roman_appetites": N_("The target exhausts a ready gladiator of their choice and gains 1 gold."),
+    "caught_taking_bribes": N_("The target loses 1 influence and pays up to 2 gold to the bank."),
+    "bribe_the_guards": N_("The target discards a ready guard from their table (their choice)."),
+    "joint_venture": N_("You and the target each gain 2 gold (4 if you target yourself)."),
+    "collusion": N_("You and the target each draw 1 intrigue card."),
+    "rumours_of_glory": N_("A ready gladiator of the target (their choice) gains a favour token."),
+    "hidden_coffers": N_("The target gains 2 gold."),
+    "favour_of_the_magistrate": N_("The target gains 2 influence."),
+    "spies_in_the_house": N_("The target discards 2 intrigue cards of their choice from their hand."),
+    "whispered_rumours": N_("Foil a scheme."),
+    "jupiters_cock": N_("Foil a scheme or a reaction."),
+    "support_from_rome": N_("Foil a scheme that targets you, then put the top guard of the intrigue discard pile on "
+                            "your table."),
+    "sacrifice_for_the_dominus": N_("Discard a ready slave of your choice: foil a scheme that targets you."),
+    "for_a_few_denarii": N_("Pay 3 gold: foil a scheme."),
+    "destitute": N_("Play when a dominus is left without gold: that dominus loses 1 influence."),
+    "empty_brothel": N_("Play after a scheme succeeds: a dominus of your choice with no ready slaves loses 1 "
+                        "influence."),
+    "a_shameful_ludus": N_("Play after a scheme succeeds: a dominus of your choice with no ready gladiators loses 1 "
+                           "influence."),
+    "revenge": N_("Play after another dominus's scheme that targeted you succeeds: that dominus loses 1 influence."),
+    "rigging_the_match": N_("Play after the bets are placed: the dominus of the invited fighter of your choice must "
+                            "send another ready fighter of theirs (their choice, same equipment) if they have one."),
+    "blood_on_the_sand": N_("Play after a fighter dies in the arena: you gain 1 influence."),
+    "looting_the_dead": N_("Play after a fighter dies in the arena: you gain 3 gold."),
+    "batiatus_training": N_("(Intrigue) Exhaust 2 ready gladiators: gain 2 gold."),
+    "batiatus_spectacle": N_("(Intrigue) Discard 3 ready gladiators: +1 influence."),
+    "glaber_informants": N_("(Intrigue) Exhaust 3 ready guards on your table: draw 1 intrigue card."),
+    "glaber_legion": N_("(Intrigue) Discard 3 ready guards from your table: +1 influence."),
+    "tullius_messengers": N_("(Intrigue) Exhaust 3 ready slaves: discard up to 3 intrigue cards from your hand and "
+                             "draw as many."),
+    "tullius_gift": N_("(Intrigue) Discard 3 ready slaves: +1 influence."),
+    "solonius_bribes": N_("(Intrigue) Pay X gold (X from 1 to 3): the next scheme you play this turn needs X less "
+                          "influence."),
+    "solonius_patronage": N_("(Intrigue) Discard a ready gladiator, a ready slave and a ready guard from your table: "
+                             "+1 influence."),
+}
+
+# --------------------------------------------------------------------------- names (data)
+
+#: house id -> language -> (house, dominus)
+HOUSES: dict[str, dict[str, tuple[str, str]]] = {
+    "batiatus": {"en": ("House of Batiatus", "Quintus Lentulus Batiatus"),
+                 "de": ("Haus Batiatus", "Quintus Lentulus Batiatus"),
+                 "ru": ("Дом Батиата", "Квинт Лентул Батиат")},
+    "glaber": {"en": ("House of Glaber", "Gaius Claudius Glaber"),
+               "de": ("Haus Glaber", "Gaius Claudius Glaber"),
+               "ru": ("Дом Глабра", "Гай Клавдий Глабр")},
+    "tullius": {"en": ("House of Tullius", "Tullius"),
+                "de": ("Haus Tullius", "Tullius"),
+                "ru": ("Дом Туллия", "Туллий")},
+    "solonius": {"en": ("House of Solonius", "Marcus Decius Solonius"),
+                 "de": ("Haus Solonius", "Marcus Decius Solonius"),
+                 "ru": ("Дом Солония", "Марк Деций Солоний")},
+}
+
+#: card key -> (German, Russian).  German intrigue names are the engine's ``name_de``
+#: (the German cards); Russian ones are the Russian rulebook's where it names the card
+#: («Мятежник», «Незакрытые ворота», «Гость из Рима», «Грандиозный фестиваль»,
+#: «Полезная Информация», «Расползшиеся слухи», «Бедняк», «Пустой Дом»), else translated.
+NAMES: dict[str, tuple[str, str]] = {
+    # intrigue cards
+    "guard": ("Wache", "Стража"),
+    "insider_information": ("Insiderinformation", "Полезная информация"),
+    "black_market_dealings": ("Gewinn vom Schwarzmarkt", "Сделки на чёрном рынке"),
+    "a_visitor_from_rome": ("Ein Besucher aus Rom", "Гость из Рима"),
+    "incite_rebellion": ("Zur Rebellion aufstacheln", "Мятежник"),
+    "unlocked_gate": ("Eine Rebellion anzetteln", "Незакрытые ворота"),
+    "grand_feast": ("Großes Festmahl", "Грандиозный фестиваль"),
+    "illicit_services": ("Illegale Dienste", "Незаконные услуги"),
+    "poisoned_wine": ("Vergifteter Wein", "Отравленное вино"),
+    "robbery": ("Raubüberfall", "Ограбление"),
+    "conspiracy": ("Verschwörung", "Козни"),
+    "blackmail": ("Erpressung", "Шантаж"),
+    "public_exhibition": ("Öffentliche Vorführung", "Публичное выступление"),
+    "labor_contract": ("Arbeitsvertrag", "Трудовой договор"),
+    "word_to_the_tax_collector": ("Ein Wort an den Steuereintreiber", "Слово сборщику налогов"),
+    "sate_roman_appetites": ("Römische Gelüste stillen", "Утолить аппетиты Рима"),
+    "caught_taking_bribes": ("Bei der Bestechung ertappt", "Пойман на взятке"),
+    "bribe_the_guards": ("Die Wachen bestechen", "Подкуп Стражи"),
+    "joint_venture": ("Gemeinsames Geschäft", "Совместное дело"),
+    "collusion": ("Geheime Absprache", "Сговор"),
+    "rumours_of_glory": ("Gerüchte über Ruhm", "Слухи о славе"),
+    "hidden_coffers": ("Versteckte Truhen", "Тайные сундуки"),
+    "favour_of_the_magistrate": ("Gunst des Magistrats", "Благосклонность магистрата"),
+    "spies_in_the_house": ("Spione im Haus", "Шпионы в доме"),
+    "whispered_rumours": ("Geflüsterte Gerüchte", "Расползшиеся слухи"),
+    "jupiters_cock": ("Jupiters Hahn", "Петух Юпитера"),
+    "support_from_rome": ("Unterstützung aus Rom", "Поддержка из Рима"),
+    "sacrifice_for_the_dominus": ("Opfer für den Dominus", "Жертва ради Доминуса"),
+    "for_a_few_denarii": ("Für ein paar Denare", "За пару денариев"),
+    "destitute": ("Mittellos!", "Бедняк"),
+    "empty_brothel": ("Leeres Bordell", "Пустой Дом"),
+    "a_shameful_ludus": ("Eine schändliche Schule", "Позорная школа"),
+    "revenge": ("Rache!", "Месть!"),
+    "rigging_the_match": ("Manipulierter Kampf", "Подстроенный бой"),
+    "blood_on_the_sand": ("Blut im Sand", "Кровь на песке"),
+    "looting_the_dead": ("Die Toten plündern", "Мародёрство"),
+    # house abilities
+    "batiatus_training": ("Trainingsplatz", "Тренировочная площадка"),
+    "batiatus_spectacle": ("Schauspiel", "Зрелище"),
+    "glaber_informants": ("Informanten", "Осведомители"),
+    "glaber_legion": ("Römische Legion", "Римский легион"),
+    "tullius_messengers": ("Boten", "Гонцы"),
+    "tullius_gift": ("Großzügiges Geschenk", "Щедрый дар"),
+    "solonius_bribes": ("Bestechungen", "Подкуп"),
+    "solonius_patronage": ("Patronat", "Покровительство"),
+    # market: gladiators
+    "thraex": ("Thraker", "Фракиец"),
+    "murmillo": ("Murmillo", "Мурмиллон"),
+    "retiarius": ("Retiarius", "Ретиарий"),
+    "secutor": ("Secutor", "Секутор"),
+    "hoplomachus": ("Hoplomachus", "Гопломах"),
+    "dimachaerus": ("Dimachaerus", "Димахер"),
+    "provocator": ("Provocator", "Провокатор"),
+    "gallus": ("Gallier", "Галл"),
+    "spartacus": ("Spartacus", "Спартак"),
+    "theokoles": ("Theokoles", "Феокл"),
+    "crixus": ("Crixus", "Крикс"),
+    "gannicus": ("Gannicus", "Ганник"),
+    "agron": ("Agron", "Агрон"),
+    "barca": ("Barca", "Барка"),
+    "oenomaus": ("Oenomaus", "Эномай"),
+    "varro": ("Varro", "Варрон"),
+    "auctus": ("Auctus", "Авкт"),
+    "duro": ("Duro", "Дуро"),
+    "segovax": ("Segovax", "Сеговакс"),
+    "rhaskos": ("Rhaskos", "Раскос"),
+    "priscus": ("Priscus", "Приск"),
+    "flamma": ("Flamma", "Фламма"),
+    # market: slaves
+    "house-slave": ("Haussklave", "Домашний раб"),
+    "body-slave": ("Leibsklave", "Личный раб"),
+    "kitchen-slave": ("Küchensklave", "Кухонный раб"),
+    "field-slave": ("Feldsklave", "Полевой раб"),
+    "stable-boy": ("Stallbursche", "Конюх"),
+    "water-carrier": ("Wasserträger", "Водонос"),
+    "scribe": ("Schreiber", "Писец"),
+    "doorkeeper": ("Türhüter", "Привратник"),
+    "pietros": ("Pietros", "Петрос"),
+    "indus": ("Indus", "Индус"),
+    "medicus": ("Medicus", "Медик"),
+    "naevia": ("Naevia", "Невия"),
+    "mira": ("Mira", "Мира"),
+    "ashur": ("Ashur", "Ашур"),
+    "melitta": ("Melitta", "Мелитта"),
+    "diona": ("Diona", "Диона"),
+    "chadara": ("Chadara", "Хадара"),
+    "dagan": ("Dagan", "Даган"),
+    "rufus": ("Rufus", "Руфус"),
+    "felix": ("Felix", "Феликс"),
+    # market: equipment
+    "sword": ("Schwert", "Меч"),
+    "gladius": ("Gladius", "Гладиус"),
+    "trident": ("Dreizack", "Трезубец"),
+    "hasta": ("Speer", "Копьё"),
+    "sica": ("Sica", "Сика"),
+    "twin-blades": ("Zwillingsklingen", "Парные клинки"),
+    "helmet": ("Helm", "Шлем"),
+    "scutum": ("Schild", "Скутум"),
+    "lorica": ("Brustpanzer", "Лорика"),
+    "manica": ("Armschutz", "Маника"),
+    "ocreae": ("Beinschienen", "Поножи"),
+    "net": ("Netz", "Сеть"),
+    "javelin": ("Wurfspeer", "Дротик"),
+    "doctores-training": ("Training beim Doctore", "Выучка доктора"),
+    "footwork": ("Beinarbeit", "Работа ног"),
+    "crowds-roar": ("Jubel der Menge", "Рёв толпы"),
+}
+
+
+def card_key(card_id: Any) -> str:
+    """``murmillo#1`` -> ``murmillo``: the card behind one copy."""
+    return str(card_id).split("#", 1)[0]
+
+
+def card_name(card_id: Any, language: str) -> Optional[str]:
+    """The name of the card (any copy) as the rulebook of ``language`` has it; ``None``
+    for English and for cards Capua has no other name for (the engine's name is used)."""
+    names = NAMES.get(card_key(card_id))
+    if names is None:
+        return None
+    if language == "de":
+        return names[0]
+    if language == "ru":
+        return names[1]
+    return None
+
+
+def card_text(card_id: Any, language: str) -> Optional[str]:
+    """The effect text of a default intrigue card or house ability in ``language``."""
+    text = CARD_TEXTS.get(card_key(card_id))
+    return translator(language)(text) if text else None
+
+
+def house_names(house: Any, language: str) -> tuple[str, str]:
+    """(house, dominus) of ``house`` in ``language``; the id itself for an unknown house."""
+    names = HOUSES.get(str(house))
+    if names is None:
+        return str(house), ""
+    return names.get(language) or names["en"]
+
+
+def _name(card: Any, language: str, card_names: Mapping[str, str]) -> str:
+    return card_name(card, language) or card_names.get(str(card)) or english_name(card)
+
+
+def english_name(card: Any) -> str:
+    """The default card set's English name of ``card`` (the id itself if it has none)."""
+    from engine.spartacus.game.cards import load_set
+
+    key = card_key(card)
+    cards = load_set("default")
+    for group in (cards.intrigue, cards.market, [a for h in cards.houses for a in h.abilities]):
+        for c in group:
+            if c.id == key:
+                return c.name
+    return key
+
+
+def command_label(language: str, command: Mapping[str, Any], card_names: Mapping[str, str]) -> Optional[str]:
+    """A button's words where the command's arguments matter; ``None`` for the plain ones."""
+    _ = translator(language)
+    ctype = str(command.get("type", ""))
+    args = command.get("args") or {}
+    if not isinstance(args, Mapping):
+        return None
+    card = args.get("card")
+    name = _name(card, language, card_names) if card else ""
+    target = args.get("target")
+    if ctype == "choose_house" and args.get("house"):
+        return house_names(args["house"], language)[0]
+    if ctype == "choose_card":
+        return _("Choose %(card)s", card=name) if card else _("Choose no more")
+    if ctype == "play_scheme" and card:
+        return _("Play %(card)s on seat %(seat)s", card=name, seat=target)
+    if ctype == "request_support" and card:
+        asked = ", ".join(str(x) for x in args.get("from") or [])
+        return _("Ask seats %(seats)s to support %(card)s on seat %(seat)s", seats=asked, card=name, seat=target)
+    if ctype == "sell_intrigue_card" and card:
+        return _("Sell %(card)s", card=name)
+    if ctype == "place_guard" and card:
+        return _("Place %(card)s on your table", card=name)
+    if ctype == "use_house_ability" and args.get("ability"):
+        ability = _name(args["ability"], language, card_names)
+        x = args.get("x") or 0
+        return _("Use %(ability)s (X = %(x)s)", ability=ability, x=x) if x else _("Use %(ability)s", ability=ability)
+    if ctype == "use_card_ability" and card:
+        if isinstance(target, int) and target >= 0:
+            return _("Use %(card)s on seat %(seat)s", card=name, seat=target)
+        return _("Use %(card)s", card=name)
+    if ctype == "play_reaction" and card:
+        if isinstance(target, int) and target >= 0:
+            return _("Play %(card)s on seat %(seat)s", card=name, seat=target)
+        return _("Play %(card)s", card=name)
+    if ctype == "use_guard" and card:
+        return _("Use the guard %(card)s", card=name)
+    if ctype == "reroll_guard" and card:
+        return _("Reroll the guard's die with %(card)s", card=name)
+    if ctype == "reroll_healing":
+        if not card:
+            return _("No reroll")
+        return _("Reroll the healing of %(card)s with %(by)s", card=name,
+                 by=_name(args.get("by"), language, card_names))
+    if ctype == "sell_to_bank" and card:
+        return _("Sell %(card)s to the bank", card=name)
+    if ctype in ("accept_trade", "reject_trade", "withdraw_trade") and "offer" in args:
+        words = {"accept_trade": N_("Accept trade %(offer)s"), "reject_trade": N_("Reject trade %(offer)s"),
+                 "withdraw_trade": N_("Withdraw trade %(offer)s")}[ctype]
+        return _(words, offer=args["offer"])
+    if ctype in ("propose_trade", "counter_trade"):
+        return _trade_label(_, args, language, card_names)
+    if ctype == "invite" and "seat" in args:
+        return _("Invite seat %(seat)s", seat=args["seat"])
+    if ctype in ("accept_invitation", "choose_tournament_fighter") and args.get("fighter"):
+        return _send_label(_, args, language, card_names)
+    if ctype == "show_thumb":
+        return _("Thumbs down") if args.get("thumb") == "down" else _("Thumbs up")
+    if ctype == "give_gold" and "amount" in args:
+        return _("Give %(amount)s gold to seat %(seat)s", amount=args["amount"], seat=args.get("to"))
+    if ctype == "place_bid" and "amount" in args:
+        return _("Bid %(amount)s gold", amount=args["amount"])
+    if ctype == "place_bets":
+        placed = [f"{_(BET_TITLES[k])}: {v}" for k, v in args.items() if k in BET_TITLES and v]
+        return _("Bets: %(bets)s", bets=", ".join(placed)) if placed else _("Bet nothing")
+    if ctype == "settle_accounts":
+        released = [_name(c, language, card_names) for c in args.get("release") or []]
+        return _("Balance the accounts, releasing %(cards)s", cards=", ".join(released)) if released \
+            else _("Balance the accounts")
+    return None
+
+
+def _trade_label(_, args: Mapping[str, Any], language: str, card_names: Mapping[str, str]) -> str:
+    give = ", ".join(_name(c, language, card_names) for c in args.get("give") or []) or "—"
+    take = ", ".join(_name(c, language, card_names) for c in args.get("take") or []) or "—"
+    gold = args.get("gold") or 0
+    if "offer" in args:
+        return _("Counter-offer to trade %(offer)s: give %(give)s, take %(take)s, gold %(gold)s",
+                 offer=args["offer"], give=give, take=take, gold=gold)
+    return _("Offer seat %(seat)s: give %(give)s, take %(take)s, gold %(gold)s",
+             seat=args.get("to"), give=give, take=take, gold=gold)
+
+
+def _send_label(_, args: Mapping[str, Any], language: str, card_names: Mapping[str, str]) -> str:
+    fighter = _name(args["fighter"], language, card_names)
+    kit = [_name(args[k], language, card_names) for k in ("weapon", "armour", "special") if args.get(k)]
+    if kit:
+        return _("Send %(fighter)s with %(equipment)s", fighter=fighter, equipment=", ".join(kit))
+    return _("Send %(fighter)s", fighter=fighter)
