@@ -6,7 +6,10 @@ from __future__ import annotations
 import html
 import json
 import re
+from html.parser import HTMLParser
 from typing import Any, Callable, Optional
+
+from werkzeug.datastructures import MultiDict
 
 from service import auth, games
 from service.db import User
@@ -98,3 +101,61 @@ class CommandLog:
             return original(*args, **kwargs)
 
         monkeypatch.setattr(games, "submit_command", recording)
+
+
+class _FormReader(HTMLParser):
+    """What a browser would submit for the form posting to ``action``, untouched."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.action, self.inside, self.values = action, False, MultiDict()
+        self.select: Optional[str] = None
+        self.first_option: Optional[str] = None
+        self.picked = False
+        self.textarea: Optional[str] = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.inside = a.get("action") == self.action and a.get("method", "get").lower() == "post"
+        if not self.inside:
+            return
+        if tag == "input" and a.get("name"):
+            kind = a.get("type", "text")
+            if kind in ("checkbox", "radio"):
+                if "checked" in a:
+                    self.values.add(a["name"], a.get("value", "on"))
+            elif kind not in ("submit", "button"):
+                self.values.add(a["name"], a.get("value", ""))
+        elif tag == "select":
+            self.select, self.first_option, self.picked = a.get("name"), None, False
+        elif tag == "option" and self.select:
+            if self.first_option is None:
+                self.first_option = a.get("value", "")
+            if "selected" in a and not self.picked:
+                self.values.add(self.select, a.get("value", ""))
+                self.picked = True
+        elif tag == "textarea":
+            self.textarea = a.get("name")
+            self.values.add(self.textarea, "")
+
+    def handle_data(self, data):
+        if self.textarea:
+            self.values.setlist(self.textarea, [self.values.getlist(self.textarea)[0] + data])
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self.select:
+            if not self.picked and self.first_option is not None:
+                self.values.add(self.select, self.first_option)
+            self.select = None
+        elif tag == "textarea":
+            self.textarea = None
+        elif tag == "form":
+            self.inside = False
+
+
+def form_values(page: str, action: str) -> MultiDict:
+    """The fields (with their shown values) of the POST form to ``action`` on ``page``."""
+    reader = _FormReader(action)
+    reader.feed(page)
+    return reader.values
