@@ -557,7 +557,7 @@ ARGUMENT_LABELS: dict[str, str] = {
     "active": N_("Keep a fight plan"), "approach": N_("Approach"), "initiative": N_("Initiative"),
     "net": N_("Net"), "speed_attack": N_("Speed attack"), "reroll": N_("Reroll"),
     "winner_i": N_("Bet on fighter I winning"), "winner_ii": N_("Bet on fighter II winning"),
-    "wound": N_("Bet on a wound"), "decapitation": N_("Bet on a decapitation"),
+    "injury": N_("Bet on an injury"), "decapitation": N_("Bet on a decapitation"),
 }
 #: Keys whose integer values are seats.
 _SEAT_KEYS = {"to", "seat", "target", "partner"}

@@ -124,8 +124,9 @@ def option_fields(game_type: str, language: str) -> list[dict]:
 
     fields = schema_forms.schema_fields(schema, defaults, label_of=label_of)
     for field in fields:
-        if field["key"] in OPTION_LABELS:
-            field["label"] = _(OPTION_LABELS[field["key"]])
+        words = OPTION_LABELS.get(field["key"])
+        if words:
+            field["label"] = _(words)
             if language != "en":
                 field["help"] = ""  # the engine's description is English only
     return fields
