@@ -104,8 +104,8 @@ def new_game():
     game_type = request.args.get("game", "")
     if game_type not in registry.names():
         return render_template("pages/new_game.html", game_types=setup_form.game_types(), form=None,
-                               error=_("Choose one of the games offered.") if game_type else None,
-                               status=400 if game_type else 200), 400 if game_type else 200
+                               error=_("Choose one of the games offered.") if game_type else None), \
+            400 if game_type else 200
     return _render_new_game(game_type, setup_form.blank(game_type, user.timezone or "UTC"))
 
 
