@@ -1,14 +1,20 @@
-"""The web pages: landing, my games, a game, and the developer's mail outbox.
+"""The web pages: landing, my games, a new game, a game, its history, and the
+developer's mail outbox.
 
 Pages are thin: they read through ``service.games`` (which renders every board from the
 engine's ``view`` for the asking player, so a page can only show what that player may
-see) and submit through ``service.games.submit_command`` exactly as the API does.  Forms
-post back to the page that showed them and redirect after success; a refusal is shown on
-the page with the game as it is now.
+see) and change things through the same service functions as the API
+(``create_game``, ``submit_command``, ``join_game``...).  Forms post back to the page
+that showed them and redirect after success; a refusal is shown on the page with the
+game as it is now, and when someone moved first, with what changed since.
 
-Decisions render generically: enumerated options become buttons, a JSON-schema decision
-becomes a form with one field per argument, so a new game needs no new page code (a
-board template of its own is optional: ``templates/games/board_<game>.html``).
+Decisions render generically (:mod:`service.schema_forms`): enumerated options become
+buttons, a JSON-schema decision becomes a form with one field per argument, so a new
+game needs no new page code (a board template of its own is optional:
+``templates/games/board_<game>.html``).  Words come from the game's terms module
+(``service/terms/<game>.py``), which may also list in ``CONFIRM`` the command types that
+go through the confirm page before they are sent.  Times are shown in the visitor's
+language and time zone.
 """
 
 from __future__ import annotations
