@@ -565,6 +565,15 @@ ARGUMENT_LABELS: dict[str, str] = {
     "winner_i": N_("Bet on fighter I winning"), "winner_ii": N_("Bet on fighter II winning"),
     "injury": N_("Bet on an injury"), "decapitation": N_("Bet on a decapitation"),
 }
+#: What a decision's ``context`` holds, in words (keys of the registered games' contexts).
+CONTEXT_LABELS: dict[str, str] = {
+    "drawn": N_("Just drawn"), "destinations": N_("Where it may go"), "prices": N_("Prices"),
+    "cards": N_("Cards"), "cost": N_("Cost"), "income_now": N_("Income now"), "dice": N_("Dice"),
+    "strength": N_("Strength"), "row": N_("Row"), "budget": N_("Budget"), "left": N_("Left"),
+    "hidden_cost": N_("Price of a hidden card"), "deck": N_("Cards in the deck"), "hand": N_("Your hand"),
+    "suggested": N_("Suggested"), "totals": N_("Totals"), "order": N_("Order"), "rolls": N_("Rolls"),
+    "plan": N_("Your fight plan"), "default_plan": N_("The standard fight plan"),
+}
 #: Keys whose integer values are seats.
 _SEAT_KEYS = {"to", "seat", "target", "partner"}
 
@@ -584,7 +593,7 @@ def _decision_form(decision: Mapping[str, Any], game: Any, card_names: Mapping[s
         "deadline": i18n.format_moment(decision["deadline_at"], language, zone)
         if isinstance(decision.get("deadline_at"), dt.datetime) else "",
         "left": time_left(decision.get("deadline_at")),
-        "context": _named(decision.get("context") or {}, card_names),
+        "context": _context(decision.get("context") or {}, game, card_names),
         "default_label": i18n.command_label(language, default, card_names, game) if default else "",
         "free": decision.get("mode") == "free",
     }
@@ -612,7 +621,8 @@ def _needs_confirmation(game: Any, command_type: str) -> bool:
 
 def _game_words(game: Any, name: str) -> Any:
     """A table of ``service/terms/<game>.py`` (``CONFIRM``; ``ARGUMENTS``: argument name ->
-    its words; ``VALUES``: enum value -> its words), empty when the game has none."""
+    its words; ``VALUES``: enum value -> its words; ``CONTEXT``: a decision context's key
+    -> its words), empty when the game has none."""
     module = terms.module(game)
     return getattr(module, name, None) or {} if module is not None else {}
 
@@ -640,6 +650,16 @@ def _value_labeller(game: Any, card_names: Mapping[str, str], seat_names: Mappin
         return terms.card_name(game, value, language, str(value).replace("_", " ")) if isinstance(value, str) \
             else str(value)
     return label
+
+
+def _context(context: Mapping[str, Any], game: Any, card_names: Mapping[str, str]) -> list[tuple[str, Any]]:
+    """A decision's context as (words, value) pairs, card ids shown by name."""
+    own = _game_words(game, "CONTEXT")
+    out = []
+    for key, value in context.items():
+        words = own.get(key) or CONTEXT_LABELS.get(key)
+        out.append((_(words) if words else str(key).replace("_", " "), _named(value, card_names)))
+    return out
 
 
 def _named(value: Any, card_names: Mapping[str, str]) -> Any:

@@ -105,6 +105,7 @@ def test_a_multi_select_with_limits_posts_the_cards_ticked(ann, web_sessions, we
     hand = arena["schema"]["properties"]["cards"]["items"]["enum"]
     page = ann.get(f"/games/{game_id}").get_data(as_text=True)
     form = decision_form(page, arena["id"])
+    assert "<dt>Your hand</dt>" in page and "<dt>Suggested</dt>" in page, "the decision's context, in words"
     for card in hand:
         assert f'type="checkbox" name="arg.cards" value="&#34;{card}&#34;"' in form
     limits = arena["schema"]["properties"]["cards"]
