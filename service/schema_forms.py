@@ -73,7 +73,8 @@ def _field(path: str, key: str, sub: Mapping[str, Any], value: Any, given: bool,
     elif kind == "array" and "enum" in items:
         chosen = value if isinstance(value, list) else []
         low, high = sub.get("minItems"), sub.get("maxItems")
-        choices = _choices(items["enum"], key, label_of)
+        # Games offer ``[""]`` where there is nothing to choose (a schema needs an enum).
+        choices = _choices([v for v in items["enum"] if v != ""], key, label_of)
         if sub.get("uniqueItems") and isinstance(high, int) and high > 0 and low == high:
             field.update(kind="ordered", choices=choices,
                          positions=[json.dumps(chosen[i]) if i < len(chosen) else "" for i in range(high)])

@@ -13,7 +13,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from service import auth, games, i18n, schema_forms
-from tests.web.pages_play import CommandLog, bot_game, decision_form, drive_until, option_buttons
+from tests.web.pages_play import CommandLog, bot_game, decision_form, drive_until, option_buttons, user
 from tests.web.support import csrf_from, sign_in_with
 
 
@@ -197,3 +197,49 @@ def test_nested_choices_are_fieldsets_and_read_back_nested():
         "bid": {"gold": 4, "on": "ii", "order": ["a", "b"]}, "names": ["Crixus", "Naevia"]}
     shown = schema_forms.refill(fields, form)
     assert shown[0]["fields"][2]["positions"] == ['"a"', '"b"'] and shown[1]["value"] == "Crixus\n  \nNaevia\n"
+
+
+# --------------------------------------------------------------------------- Spartacus: a trade between two players
+
+
+def test_a_trade_offer_posts_partner_cards_and_gold(app, ann, web_sessions, web_config, monkeypatch):
+    with web_sessions() as s:
+        game = games.create_game(s, web_config, creator=user(s, "ann@example.org"), game_type="spartacus",
+                                 options={}, seats=3, invites=["bob@example.org"], bot_seats=[2])
+        games.join_game(s, web_config, game.id, user(s, "bob@example.org"))
+        s.commit()
+        game_id = game.id
+    trade = None
+    for _ in range(300):
+        with web_sessions() as s:
+            players = [auth.get_or_create_user(s, e) for e in ("ann@example.org", "bob@example.org")]
+            trade = next((d for d in games.decisions_for(s, game_id, players[0])
+                          if d.get("command_type") == "propose_trade"), None)
+            if trade is not None:
+                break
+            # One answer at a time, so bob never hides his gold before ann may trade with him.
+            owing = [(p, d) for p in players for d in games.decisions_for(s, game_id, p) if d["mode"] != "free"]
+            assert owing, "the game waits for one of its players"
+            player, decision = owing[0]
+            games.submit_command(s, web_config, game_id, player, command_type=decision["default"]["type"],
+                                 args=decision["default"]["args"], expected_version=None)
+            s.commit()
+    assert trade is not None, "the market opened with both players' gold on the table"
+    props = trade["schema"]["properties"]
+    page = ann.get(f"/games/{game_id}").get_data(as_text=True)
+    form = decision_form(page, trade["id"])
+    assert '<option value="1"' in form and html.escape("(seat 2)") in form, "the partner by name"
+    mine = [c for c in props["give"]["items"]["enum"] if c]
+    theirs = [c for c in props["take"]["items"]["enum"] if c]
+    for card in mine:
+        assert f'name="arg.give" value="&#34;{card}&#34;"' in form
+    for card in theirs:
+        assert f'name="arg.take" value="&#34;{card}&#34;"' in form
+    assert 'name="arg.give" value="&#34;&#34;"' not in form, "no empty choice when there is nothing to give"
+    assert f'min="{props["gold"]["minimum"]}"' in form and f'max="{props["gold"]["maximum"]}"' in form
+    log = CommandLog(monkeypatch)
+    fields = [("arg.to", "1"), ("arg.gold", "1")] + [("arg.give", json.dumps(c)) for c in mine[:1]] \
+        + [("arg.take", json.dumps(c)) for c in theirs[:1]]
+    _post_form(ann, game_id, page, trade, fields)
+    assert log.commands == [{"type": "propose_trade", "args": {"to": 1, "give": mine[:1], "take": theirs[:1],
+                                                              "gold": 1}}]
