@@ -119,3 +119,9 @@ def test_an_unknown_game_is_explained(ann, web_sessions):
 def test_creating_needs_sign_in(client):
     answer = client.get("/games/new")
     assert answer.status_code == 303 and "/signin?next=" in answer.headers["Location"]
+
+
+def test_a_post_without_the_forms_token_is_refused(ann, web_sessions):
+    answer = ann.post("/games/new", data={"game_type": "pax", "seats": "2", "seat.0.role": "me",
+                                          "seat.1.role": "bot"})
+    assert answer.status_code == 403 and _count_games(web_sessions) == 0
