@@ -64,5 +64,7 @@ def test_a_schema_that_is_not_an_object_is_one_json_field():
 
 
 def test_option_labels_name_the_visible_cards():
-    label = pages._command_label({"type": "buy_legion", "args": {"legion": 2, "cards": ["c1", "c9"]}}, CARDS)
-    assert label == "Buy legion — legion: 2; cards: Legio I, c9"
+    decision = {"id": "d", "prompt": "Sell?", "version": 3,
+                "options": [{"type": "sell_cards", "args": {"cards": ["c1", "c9"]}}]}
+    form = pages._decision_form(decision, None, {"c1": "Legio I"}, {}, "en", "UTC")
+    assert [o["label"] for o in form["options"]] == ["Sell cards — cards: Legio I, c9"]

@@ -1,0 +1,127 @@
+"""Creating a game from the page: every registered game type through its form, the clock
+policy exactly as the API takes it, and refusals that keep what was typed."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from engine import registry
+from service.db import Game, GameClock, Seat
+from tests.web.pages_play import form_values
+from tests.web.support import csrf_from, sign_in_with
+
+#: One option per game that differs from its default, as typed into the form.
+CHANGED_OPTION = {
+    "pax": ("arg.solo_level", "", "solo_level", None),
+    "rom": ("arg.variant_intrigue", "1", "variant_intrigue", True),
+    "spartacus": ("arg.game_length", '"quick"', "game_length", "quick"),
+    "spartacus_arena": ("arg.fighter_ii", '"gannicus"', "fighter_ii", "gannicus"),
+}
+
+
+@pytest.fixture
+def ann(app, web_sessions):
+    client = app.test_client()
+    sign_in_with(app, client, "ann@example.org")
+    return client
+
+
+def _set(form, values) -> None:
+    """Type ``values`` into ``form`` (each replaces what the field showed)."""
+    for key, value in values.items():
+        form[key] = value
+
+
+def _count_games(web_sessions) -> int:
+    with web_sessions() as s:
+        return s.scalar(select(func.count()).select_from(Game))
+
+
+def test_the_form_starts_with_the_list_of_games(ann):
+    page = ann.get("/games/new").get_data(as_text=True)
+    for name in registry.names():
+        assert f'name="game" value="{name}"' in page and registry.get(name).title in page
+
+
+@pytest.mark.parametrize("game_type", registry.names())
+def test_every_game_type_is_created_through_its_form(ann, web_sessions, game_type):
+    page = ann.get(f"/games/new?game={game_type}").get_data(as_text=True)
+    rules = registry.get(game_type)
+    for name in (rules.options_schema().get("properties") or {}):
+        assert f'name="arg.{name}' in page, f"option {name} has a field"
+    form = form_values(page, "/games/new")
+    assert form["game_type"] == game_type and form["clock.hours"] == "48" and form["seat.0.role"] == "me"
+    seats = min(n for n in rules.seat_counts({}) if n >= 2)
+    _set(form, {"csrf_token": csrf_from(page), "seats": str(seats), "title": f"Ann's {game_type}",
+                "clock.hours": "72", "clock.time_of_day": "20:00", "clock.timezone": "Europe/Berlin",
+                "clock.weekend_pause": "1", "clock.bot_after_missed": "3"})
+    field, typed, option, value = CHANGED_OPTION[game_type]
+    form.setlist(field, [typed] if typed else [])
+    for n in range(1, seats):
+        form[f"seat.{n}.role"] = "bot"
+    form["seat.1.role"] = "invite"
+    form["seat.1.email"] = "bob@example.org"
+
+    answer = ann.post("/games/new", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:3000]
+    game_id = answer.headers["Location"].rsplit("/", 1)[1]
+    with web_sessions() as s:
+        game = s.get(Game, game_id)
+        assert (game.game_type, game.seat_count, game.title, game.clock_hours) == \
+            (game_type, seats, f"Ann's {game_type}", 72)
+        if value is not None:
+            assert game.options[option] == value
+        else:
+            assert option not in game.options
+        row = s.get(GameClock, game_id)
+        assert (row.time_of_day, row.timezone, row.weekend_pause, row.bot_after_missed, row.vacation) == \
+            ("20:00", "Europe/Berlin", True, 3, True)
+        rows = {r.seat: r for r in s.scalars(select(Seat).where(Seat.game_id == game_id))}
+        assert rows[0].user_id is not None and rows[1].invited_email == "bob@example.org"
+        assert all(rows[n].is_bot for n in range(2, seats))
+    assert ann.get(answer.headers["Location"]).status_code == 200
+
+
+@pytest.mark.parametrize("change, message, kept", [
+    ({"seat.1.email": "not-an-address"}, "not-an-address is not an address you can invite.", 'value="not-an-address"'),
+    ({"seats": "2"}, "This game is played by 3, 4 players with these options.", 'value="Kept title"'),
+    ({"clock.time_of_day": "25:00"}, "The clock is not valid: check Deadlines fall at.", 'value="25:00"'),
+    ({"arg.max_rounds": "lots"}, "Last round (0: no limit) must be a whole number.", 'value="lots"'),
+    ({"seat.1.role": "open", "seat.2.role": "invite", "seat.2.email": "cy@example.org"},
+     "Seat 2 is open to anyone but seat 3 is an invitation: put the invited players first.", "cy@example.org"),
+    ({"seat.1.role": "me"}, "You can hold only one seat.", 'value="Kept title"'),
+])
+def test_invalid_input_shows_the_form_again_and_creates_nothing(ann, web_sessions, change, message, kept):
+    page = ann.get("/games/new?game=spartacus").get_data(as_text=True)
+    form = form_values(page, "/games/new")
+    _set(form, {"csrf_token": csrf_from(page), "seats": "3", "title": "Kept title",
+                "seat.1.email": "bob@example.org", "seat.2.role": "bot"})
+    _set(form, change)
+    before = _count_games(web_sessions)
+    answer = ann.post("/games/new", data=form)
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert message in text.replace("&#39;", "'")
+    assert kept in text, "what was typed is kept"
+    assert 'role="alert"' in text
+    assert _count_games(web_sessions) == before
+
+
+def test_an_unknown_game_is_explained(ann, web_sessions):
+    assert ann.get("/games/new?game=chess").status_code == 400
+    page = ann.get("/games/new").get_data(as_text=True)
+    answer = ann.post("/games/new", data={"csrf_token": csrf_from(page), "game_type": "chess"})
+    assert answer.status_code == 422 and "Choose one of the games offered." in answer.get_data(as_text=True)
+    assert _count_games(web_sessions) == 0
+
+
+def test_creating_needs_sign_in(client):
+    answer = client.get("/games/new")
+    assert answer.status_code == 303 and "/signin?next=" in answer.headers["Location"]
+
+
+def test_a_post_without_the_forms_token_is_refused(ann, web_sessions):
+    answer = ann.post("/games/new", data={"game_type": "pax", "seats": "2", "seat.0.role": "me",
+                                          "seat.1.role": "bot"})
+    assert answer.status_code == 403 and _count_games(web_sessions) == 0
