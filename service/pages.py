@@ -615,16 +615,13 @@ def _decision_form(decision: Mapping[str, Any], game: Any, card_names: Mapping[s
 
 def _needs_confirmation(game: Any, command_type: str) -> bool:
     """Whether ``command_type`` is irreversible enough to be confirmed first: the game's
-    terms module lists such command types in ``CONFIRM``."""
-    return command_type in _game_words(game, "CONFIRM")
+    terms list such command types in ``CONFIRM``."""
+    return terms.needs_confirmation(game, command_type)
 
 
-def _game_words(game: Any, name: str) -> Any:
-    """A table of ``service/terms/<game>.py`` (``CONFIRM``; ``ARGUMENTS``: argument name ->
-    its words; ``VALUES``: enum value -> its words; ``CONTEXT``: a decision context's key
-    -> its words), empty when the game has none."""
-    module = terms.module(game)
-    return getattr(module, name, None) or {} if module is not None else {}
+def _game_words(game: Any, name: str) -> dict:
+    """``ARGUMENTS``, ``VALUES`` or ``CONTEXT`` of the game's terms (:func:`terms.table`)."""
+    return terms.table(game, name)
 
 
 def _label_arguments(fields: list[dict], game: Any) -> None:

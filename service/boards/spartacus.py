@@ -6,8 +6,8 @@ market hides it), property cards (ready, exhausted, injured; favour and champion
 and hand size; the market row (the card up for auction, the lots still face down, trade
 offers); the host token; the arena's entries and the bets in the four corners of the
 board (rulebook p. 12: "Wetten werden in den Ecken platziert"); and my hand with each
-card's influence requirement and effect.  The hex fight itself is drawn elsewhere
-(``service.boards.spartacus_arena``); ``drawing["corners"]`` hands it the bet corners.
+card's influence requirement and effect.  The fight under way is drawn on the arena
+duel's hex board (``service.boards.spartacus_arena``) with the bets in its corners.
 
 Every length here is in SVG user units of a 360-unit-wide viewBox, so one unit is one
 CSS pixel on a 360 px phone.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Mapping, Optional, Sequence
 
-from service.boards import choice_url, seat_style
+from service.boards import choice_url, seat_style, spartacus_arena
 from service.i18n import N_, translator
 from service.terms import spartacus as terms
 
@@ -111,10 +111,26 @@ def prepare(board: Mapping[str, Any], *, language: str, game_id: str, version: O
         "arena": arena,
         "corners": arena["corners"] if arena else None,
         "tournament": _tournament(board, language),
+        "fight": _fight(board, arena, language=language, game_id=game_id, seat=seat, decisions=decisions),
         "hand": _hand(me, language, choices) if me is not None else None,
         "winners": [_seat_label(s, names) for s in board.get("winners") or []],
         "general": choices.take(("general", None)),
     }
+
+
+def _fight(board: Mapping[str, Any], arena: Optional[Mapping[str, Any]], *, language: str, game_id: str,
+           seat: Optional[int], decisions: Sequence[Mapping[str, Any]]) -> Optional[dict]:
+    """The fight under way (an arena bout, or a tournament's current bout) drawn on the
+    hex board of the arena duel, with the arena's bets in its corners; its fighters'
+    decisions are the viewer's links on it."""
+    for holder in ("arena", "tournament"):
+        fight = (board.get(holder) or {}).get("fight") if isinstance(board.get(holder), Mapping) else None
+        if isinstance(fight, Mapping):
+            drawn = spartacus_arena.draw_fight(fight, language=language, game_id=game_id, seat=seat,
+                                               decisions=decisions,
+                                               corners=arena["corners"] if arena and holder == "arena" else None)
+            return {**drawn, "in": holder}
+    return None
 
 
 # --------------------------------------------------------------------------- choices on the board
@@ -448,7 +464,7 @@ def _arena(board: Mapping[str, Any], language: str, names: Mapping[Any, Optional
                       "title_fit": _fit(corners[corner]["title"], WIDTH / 2 - 16, 6.0), "corner": corner,
                       "lines_fit": [_fit(line, WIDTH / 2 - 16, 5.6) for line in corners[corner]["lines"]]})
     return {"entries": entries, "corners": corners, "boxes": boxes, "notes": lines, "notes_y": notes_y,
-            "notes_full": notes, "verdict": verdict, "height": bottom_y + 92, "fight": "fight" in arena}
+            "notes_full": notes, "verdict": verdict, "height": bottom_y + 92}
 
 
 def _tournament(board: Mapping[str, Any], language: str) -> Optional[dict]:

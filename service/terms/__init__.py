@@ -10,7 +10,9 @@ A game may have a module ``service/terms/<game>.py`` with any of:
 - ``card_name(card_id, language) -> str | None`` -- a card's name as the rulebook of
   ``language`` has it (``None``: the engine's English name);
 - ``CONFIRM: set[str]`` -- command types that are final enough to ask "are you sure?"
-  before they act (the page sends them through a confirm page).
+  before they act (the page sends them through a confirm page);
+- ``ARGUMENTS``, ``VALUES``, ``CONTEXT`` -- words for a decision's argument names, enum
+  values and context keys on the page's forms (see :func:`table`).
 
 Strings are translated through the ordinary catalogues (``translations/``); card names
 come from the game's own data, since they are data, not sentences.
@@ -64,6 +66,16 @@ def command(game: Optional[str], command_type: str) -> Optional[str]:
         if words is not None:
             return words
     return None
+
+
+def table(game: Optional[str], name: str) -> dict:
+    """A table the game's terms may define (``ARGUMENTS``: argument name -> its words;
+    ``VALUES``: enum value -> its words; ``CONTEXT``: a decision context's key -> its
+    words), merged with those of games played inside it; the game's own entries win."""
+    merged: dict = {}
+    for terms in reversed(_games(game)):
+        merged.update(getattr(terms, name, None) or {})
+    return merged
 
 
 def needs_confirmation(game: Optional[str], command_type: str) -> bool:

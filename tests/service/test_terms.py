@@ -51,3 +51,12 @@ def test_i18n_labels_use_the_games_words_first(fake_terms):
     assert i18n.command_label("en", {"type": "pass", "args": {}}, {}) == "Pass"
     decision = {"prompt": "Engine words.", "prompt_key": "spartacus_arena.turn"}
     assert i18n.decision_prompt("en", decision, "spartacus") == "Engine words."
+
+
+def test_tables_merge_with_the_games_own_entries_first(fake_terms, monkeypatch):
+    outer, inner = fake_terms
+    monkeypatch.setattr(outer, "VALUES", {"close": "Close in"}, raising=False)
+    monkeypatch.setattr(inner, "VALUES", {"close": "Approach", "far": "Keep away"}, raising=False)
+    assert terms.table("spartacus", "VALUES") == {"close": "Close in", "far": "Keep away"}
+    assert terms.table("spartacus_arena", "VALUES") == {"close": "Approach", "far": "Keep away"}
+    assert terms.table("rom", "VALUES") == {}

@@ -1,9 +1,11 @@
-"""Helpers of the web tests: CSRF tokens from pages, and reading the mail outbox."""
+"""Helpers of the web tests: CSRF tokens from pages, reading the mail outbox, and pressing
+the button of a confirm page."""
 
 from __future__ import annotations
 
 import email
 import email.policy
+import html as htmllib
 import re
 from pathlib import Path
 from typing import Optional
@@ -70,3 +72,26 @@ def signed_in_email(client) -> Optional[str]:
     page = client.get("/").data.decode()
     match = re.search(r'<div class="me">\s*<span>([^<]+)</span>', page)
     return match.group(1) if match else None
+
+
+_CONFIRM_FORM = re.compile(r'<form method="post" action="([^"]+)">((?:(?!</form>).)*?name="confirmed"(?:(?!</form>).)*)</form>',
+                           re.S)
+_HIDDEN_INPUT = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
+
+
+def press_confirm(client, page):
+    """Press the button of a confirm page as a person would: POST every field of its form.
+    ``page`` is the page's HTML or the response that carried it."""
+    text = page if isinstance(page, str) else page.get_data(as_text=True)
+    form = _CONFIRM_FORM.search(text)
+    assert form, "a confirm page with its button"
+    fields = {htmllib.unescape(name): htmllib.unescape(value) for name, value in _HIDDEN_INPUT.findall(form.group(2))}
+    return client.post(htmllib.unescape(form.group(1)), data=fields)
+
+
+def through_confirm(client, answer):
+    """The answer to a POST, or, when the POST showed the confirm page of a choice the game
+    asks to confirm (``CONFIRM`` in its terms), the answer to pressing its button."""
+    if answer.status_code == 200 and 'name="confirmed"' in answer.get_data(as_text=True):
+        return press_confirm(client, answer)
+    return answer

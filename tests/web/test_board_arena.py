@@ -15,7 +15,7 @@ import pytest
 from engine import registry
 from service import auth, games, store
 from service.db import Game, User
-from tests.web.support import csrf_from, sign_in_with
+from tests.web.support import csrf_from, press_confirm, sign_in_with
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 #: Fighter I has a trident (reach 2), a helmet (defence reroll) and a net; fighter II a sword
@@ -138,13 +138,7 @@ def confirm(client, url: str) -> int:
     """Open a board link's confirm page and press its button; the POST's status."""
     page = client.get(url)
     assert page.status_code == 200, page.data
-    text = page.data.decode()
-    command = html.unescape(re.search(r'name="command" value="([^"]+)"', text).group(1))
-    version = re.search(r'name="version" value="(\d+)"', text).group(1)
-    game_id = urlsplit(url).path.split("/")[2]
-    answer = client.post(f"/games/{game_id}/act", data={"csrf_token": csrf_from(text), "version": version,
-                                                        "command": command})
-    return answer.status_code
+    return press_confirm(client, page).status_code
 
 
 def assert_fight_drawn(page: str, view: dict) -> None:

@@ -19,7 +19,7 @@ from service import auth, boards, games, i18n, store
 from service.db import Game, User
 from service.terms import pax as pax_terms
 from tests.engine.test_pax_playouts import card_ids_in
-from tests.web.support import csrf_from
+from tests.web.support import csrf_from, press_confirm
 
 ANN = "ann@example.org"
 
@@ -161,8 +161,7 @@ def test_a_player_who_looked_at_rome_sees_its_hidden_cards_and_others_do_not(cli
     (link,) = [lk for lk in board_links(client.get(f"/games/{game_id}").data.decode())
                if lk["command"]["type"] == "peek_rome"]
     confirm = client.get(link["href"]).data.decode()
-    answer = client.post(f"/games/{game_id}/act", data={"csrf_token": csrf_from(confirm), "version": link["version"],
-                                                         "command": json.dumps(link["command"])})
+    answer = press_confirm(client, confirm)
     assert answer.status_code == 303
     state = state_of(web_sessions, game_id)
     hidden = {c.id for c in state.rome_hidden}
@@ -199,8 +198,7 @@ def _confirm_and_post(client, game_id: str, link: dict):
     assert confirm.status_code == 200
     body = confirm.data.decode()
     assert "Confirm" in body
-    answer = client.post(f"/games/{game_id}/act", data={"csrf_token": csrf_from(body), "version": link["version"],
-                                                         "command": json.dumps(link["command"])})
+    answer = press_confirm(client, body)
     assert answer.status_code == 303, answer.data.decode()
     return body
 

@@ -20,7 +20,7 @@ from service import auth, games, store
 from service.boards import seat_style
 from service.db import Game
 from service.terms import rom as rom_terms
-from tests.web.support import csrf_from, sign_in_with
+from tests.web.support import csrf_from, press_confirm, sign_in_with
 
 ANN = "ann@example.org"
 BOB = "bob@example.org"
@@ -279,8 +279,8 @@ def test_a_die_on_the_board_opens_a_confirm_page_whose_post_places_it(ann, web_s
     label = rom_terms.command_label("en", command, {})
     assert html.escape(label) in text and "Confirm" in text
     hidden = re.search(r'name="command" value="([^"]+)"', text).group(1)
-    answer = ann.post(f"/games/{game_id}/act", data={"csrf_token": csrf_from(text), "version": str(version),
-                                                     "command": html.unescape(hidden)})
+    assert json.loads(html.unescape(hidden)) == command
+    answer = press_confirm(ann, text)
     assert answer.status_code == 303
     after, new_version = state_of(web_sessions, game_id)
     assert new_version > version

@@ -22,7 +22,7 @@ from service import auth, games, i18n, store
 from service.terms import spartacus as spartacus_terms
 from service.db import Game, User
 from service.errors import Conflict, InvalidInput
-from tests.web.support import csrf_from
+from tests.web.support import csrf_from, press_confirm
 
 ANN = "ann@example.org"
 OTHERS = ["bob@example.org", "cy@example.org", "dee@example.org"]
@@ -285,8 +285,7 @@ def test_a_choice_on_the_board_leads_to_a_confirm_page_whose_post_acts(
         version = re.search(r'name="version" value="(\d+)"', text).group(1)
         posted = html.unescape(re.search(r'name="command" value="([^"]+)"', text).group(1))
         assert json.loads(posted) == command
-        answer = client.post(f"/games/{game_id}/act", data={"csrf_token": csrf_from(text), "version": version,
-                                                            "command": posted})
+        answer = press_confirm(client, text)
         assert answer.status_code == 303, answer.data.decode()[:500]
         with web_sessions() as s:
             assert s.get(Game, game_id).version > int(version), "the POST acted"
@@ -403,3 +402,32 @@ def test_every_spartacus_prompt_key_and_command_has_words():
     assert keys - set(terms.PROMPTS) == set()
     assert set(flow.HANDLERS) - set(terms.COMMANDS) == set()
     assert terms.CONFIRM <= set(terms.COMMANDS)
+
+
+def test_the_fight_under_way_is_drawn_on_the_hex_board_with_the_bets_in_its_corners(
+        app, client, sign_in, spartacus_game, web_sessions, web_config):
+    sign_in(ANN)
+    fight = None
+    for attempt in range(6):  # the service's dice decide whether a fight comes about
+        game_id = spartacus_game(4)
+        rng = random.Random(40 + attempt)
+        for _ in range(2_000):
+            arena = _view(web_sessions, game_id, 0).get("arena") or {}
+            if arena.get("fight") and any(amount for bets in (arena.get("bets") or {}).values()
+                                          for amount in bets.values()):
+                fight = arena["fight"]
+                break
+            if not _move(web_sessions, web_config, game_id, rng):
+                break
+        if fight:
+            break
+    assert fight, "a fight with bets came about"
+    for page in (client.get(f"/games/{game_id}").data.decode(), app.test_client().get(f"/games/{game_id}").data.decode()):
+        drawn = page[page.index('<figure class="arena"'):]
+        drawn = drawn[:drawn.index("</figure>")]
+        assert drawn.count("<polygon") == len(fight["board"]["hexes"]), "every hex of the arena is drawn"
+        for fighter in fight["fighters"]:
+            assert html.escape(fighter["name"]) in drawn or fighter["name"] in drawn
+        corners = re.findall(r'class="corner corner-(\w+)"', drawn)
+        assert sorted(corners) == ["bottom_left", "bottom_right", "top_left", "top_right"], "the bets sit in the corners"
+        assert re.search(r"[123] gold", drawn), "a placed bet is written in its corner"

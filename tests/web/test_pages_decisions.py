@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 
 from service import auth, games, i18n, schema_forms
 from tests.web.pages_play import CommandLog, bot_game, decision_form, drive_until, option_buttons, user
-from tests.web.support import csrf_from, sign_in_with
+from tests.web.support import csrf_from, sign_in_with, through_confirm
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def _decision(web_sessions, game_id, decision_id):
 def _post_form(client, game_id, page, decision, fields):
     data = MultiDict([("csrf_token", csrf_from(page)), ("version", str(decision["version"])),
                       ("decision_id", decision["id"]), *fields])
-    return client.post(f"/games/{game_id}/act", data=data)
+    return through_confirm(client, client.post(f"/games/{game_id}/act", data=data))
 
 
 # --------------------------------------------------------------------------- the arena duel

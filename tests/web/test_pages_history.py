@@ -12,7 +12,7 @@ import pytest
 from service import auth, boards, demo, games, i18n, store
 from service.db import Game
 from tests.web.pages_play import option_buttons, user
-from tests.web.support import csrf_from, sign_in_with
+from tests.web.support import csrf_from, sign_in_with, through_confirm
 
 _ID = re.compile(r'"id": "([^"]+)"')
 
@@ -34,8 +34,9 @@ def played(app, web_sessions, web_config):
         if first is None:
             break
         version = re.search(r'name="version" value="(\d+)"', first["form"]).group(1)
-        client.post(f"/games/{game_id}/act", data={"csrf_token": csrf_from(page), "version": version,
-                                                    "command": json.dumps(first["command"])})
+        posted = client.post(f"/games/{game_id}/act", data={"csrf_token": csrf_from(page), "version": version,
+                                                             "command": json.dumps(first["command"])})
+        through_confirm(client, posted)
     return game_id, client
 
 
@@ -88,11 +89,11 @@ def test_the_replay_shows_the_board_at_step_n(played, web_sessions):
     assert f"The board after step {n} of {view['version']}" in at
     assert f'type="range" name="at" min="0" max="{view["version"]}" value="{n}"' in at
     assert f"/games/{game_id}/history?at={n - 1}" in at and f"/games/{game_id}/history?at={n + 1}" in at
-    shown = set(re.findall(r'class="card[^"]*" title="([^"]+)"', at))
+    shown = set(re.findall(r'data-card="([^"]+)"', at))
     assert set(mine) <= shown, "the cards just dealt to the player are on the board after that step"
 
     before = client.get(f"/games/{game_id}/history?at={n - 1}").get_data(as_text=True)
-    assert not set(mine) & set(re.findall(r'class="card[^"]*" title="([^"]+)"', before))
+    assert not set(mine) & set(re.findall(r'data-card="([^"]+)"', before))
 
 
 @pytest.mark.parametrize("at", ["abc", "-1", "999999"])

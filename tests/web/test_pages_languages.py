@@ -1,18 +1,15 @@
 """The game pages in German and Russian: every page of this area drawn through the
-catalogues with this branch's pending translations folded in (as the lead will), in the
-player's language and time zone."""
+catalogues, in the player's language and time zone."""
 
 from __future__ import annotations
 
 import html
-import shutil
 
 import pytest
 
 from service import auth, demo, games, i18n
 from tests.web.pages_play import user
 from tests.web.support import sign_in_with
-from tools import i18n_refresh
 
 #: Per language: words each page must show, and the English they replace.
 EXPECTED = {
@@ -30,36 +27,8 @@ ENGLISH = ["Awaiting your decision", "Time per decision", "Length of the game", 
            "What happened", "Answer by", "History and replay", "Create a game"]
 
 
-@pytest.fixture(scope="module")
-def catalogues(tmp_path_factory):
-    """A copy of ``translations/`` with the pending files folded in and compiled."""
-    target = tmp_path_factory.mktemp("i18n") / "translations"
-    shutil.copytree(i18n_refresh.TRANSLATIONS, target)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(i18n_refresh, "TRANSLATIONS", target)
-        patch.setattr(i18n_refresh, "PENDING", target / "pending")
-        i18n_refresh.refresh()
-    return target
-
-
-@pytest.fixture
-def translated(app, catalogues, monkeypatch):
-    babel = app.extensions["babel"]
-    monkeypatch.setattr(babel, "translation_directories", [str(catalogues)])
-    monkeypatch.setattr(i18n, "TRANSLATIONS_DIR", catalogues)
-    _forget_loaded_catalogues(app)
-    yield
-    _forget_loaded_catalogues(app)
-
-
-def _forget_loaded_catalogues(app) -> None:
-    with app.app_context():
-        app.extensions["babel"].instance.domain_instance.cache.clear()
-    i18n.translations.cache_clear()
-
-
 @pytest.mark.parametrize("language", ["de", "ru"])
-def test_the_game_pages_speak_the_players_language(app, translated, web_sessions, web_config, language):
+def test_the_game_pages_speak_the_players_language(app, web_sessions, web_config, language):
     with web_sessions() as s:
         _demo, game = demo.create_demo_game(s, web_config)
         player = user(s, demo.DEMO_EMAIL, timezone="Europe/Moscow", language=language)
