@@ -112,7 +112,8 @@ def new_game():
         return render_template("pages/new_game.html", game_types=setup_form.game_types(), form=None,
                                error=_("Choose one of the games offered.") if game_type else None), \
             400 if game_type else 200
-    return _render_new_game(game_type, setup_form.blank(game_type, user.timezone or "UTC"))
+    return _render_new_game(game_type, setup_form.blank(game_type, user.timezone or "UTC",
+                                                        app_config().default_clock_hours))
 
 
 @bp.post("/games/new")
@@ -151,7 +152,7 @@ def _render_new_game(game_type: str, form: MultiDict, *, error: Optional[str] = 
         game_title=registry.get(game_type).title, form=form,
         option_fields=schema_forms.refill(setup_form.option_fields(game_type, _language()), form),
         seat_counts=counts, seat_rows=range(max(counts)), roles=setup_form.ROLES,
-        clock_hours=setup_form.CLOCK_HOURS, time_zones=setup_form.time_zones(),
+        clock_hours=setup_form.clock_choices(app_config().default_clock_hours), time_zones=setup_form.time_zones(),
         error=error, error_field=error_field,
     ), status
 

@@ -24,7 +24,6 @@ from service.i18n import N_
 CLOCK_HOURS: tuple[tuple[int, str], ...] = (
     (12, N_("12 hours")), (24, N_("24 hours")), (48, N_("48 hours")), (72, N_("72 hours")), (168, N_("7 days")),
 )
-DEFAULT_CLOCK_HOURS = 48
 #: Who sits in a seat: the creator, an invited player, a bot, or whoever joins with the link.
 ROLES: tuple[tuple[str, str], ...] = (
     ("me", N_("You")), ("invite", N_("A player you invite")), ("bot", N_("A bot")), ("open", N_("Anyone who joins")),
@@ -57,13 +56,21 @@ def game_types() -> list[dict]:
     return [{"name": name, "title": registry.get(name).title} for name in registry.names()]
 
 
-def blank(game_type: str, user_timezone: str) -> MultiDict:
+def clock_choices(default_hours: int) -> tuple[tuple[int, str], ...]:
+    """The times per decision offered: :data:`CLOCK_HOURS`, and the operator's default
+    (``CAPUA_DEFAULT_CLOCK_HOURS``) where it is none of them."""
+    if any(hours == default_hours for hours, _words in CLOCK_HOURS):
+        return CLOCK_HOURS
+    return tuple(sorted((*CLOCK_HOURS, (default_hours, N_("%(hours)s hours"))), key=lambda choice: choice[0]))
+
+
+def blank(game_type: str, user_timezone: str, default_hours: int) -> MultiDict:
     """The form of a new ``game_type`` game as first shown: the options' defaults, two
     players (or the fewest the game allows), you in the first seat, invitations after,
-    and a 48-hour clock in your time zone."""
+    and the site's default clock (``CAPUA_DEFAULT_CLOCK_HOURS``) in your time zone."""
     counts = seat_counts(game_type)
     seats = next((n for n in counts if n >= 2), counts[0])
-    form = MultiDict({"game_type": game_type, "seats": str(seats), "clock.hours": str(DEFAULT_CLOCK_HOURS),
+    form = MultiDict({"game_type": game_type, "seats": str(seats), "clock.hours": str(default_hours),
                       "clock.timezone": user_timezone if clock.is_time_zone(user_timezone) else "UTC",
                       "clock.bot_after_missed": "2", "clock.vacation": "1", "title": ""})
     for n in range(max(counts)):
@@ -203,7 +210,7 @@ def _clock(form: MultiDict) -> dict:
                                details={"field": name}) from None
 
     return {
-        "hours": whole("clock.hours", DEFAULT_CLOCK_HOURS),
+        "hours": whole("clock.hours", None),  # none chosen: the site's default
         "time_of_day": form.get("clock.time_of_day", "").strip() or None,
         "timezone": form.get("clock.timezone", "UTC").strip() or "UTC",
         "weekend_pause": "clock.weekend_pause" in form,

@@ -45,13 +45,13 @@ def test_the_form_starts_with_the_list_of_games(ann):
 
 
 @pytest.mark.parametrize("game_type", registry.names())
-def test_every_game_type_is_created_through_its_form(ann, web_sessions, game_type):
+def test_every_game_type_is_created_through_its_form(ann, web_sessions, web_config, game_type):
     page = ann.get(f"/games/new?game={game_type}").get_data(as_text=True)
     rules = registry.get(game_type)
     for name in (rules.options_schema().get("properties") or {}):
         assert f'name="arg.{name}' in page, f"option {name} has a field"
     form = form_values(page, "/games/new")
-    assert form["game_type"] == game_type and form["clock.hours"] == "48" and form["seat.0.role"] == "me"
+    assert form["game_type"] == game_type and form["clock.hours"] == str(web_config.default_clock_hours) and form["seat.0.role"] == "me"
     seats = min(n for n in rules.seat_counts({}) if n >= 2)
     _set(form, {"csrf_token": csrf_from(page), "seats": str(seats), "title": f"Ann's {game_type}",
                 "clock.hours": "72", "clock.time_of_day": "20:00", "clock.timezone": "Europe/Berlin",
@@ -125,3 +125,18 @@ def test_a_post_without_the_forms_token_is_refused(ann, web_sessions):
     answer = ann.post("/games/new", data={"game_type": "pax", "seats": "2", "seat.0.role": "me",
                                           "seat.1.role": "bot"})
     assert answer.status_code == 403 and _count_games(web_sessions) == 0
+
+
+@pytest.mark.parametrize("hours", [24, 36])
+def test_the_clock_starts_at_the_sites_default(config_overrides, clean_database, hours):
+    """``CAPUA_DEFAULT_CLOCK_HOURS`` is the clock a new game gets from the API and the form
+    alike; a default the form does not list (36 h) is offered too."""
+    from service.app import create_app
+
+    site = create_app({**config_overrides, "default_clock_hours": hours, "TESTING": True})
+    client = site.test_client()
+    sign_in_with(site, client, "ann@example.org")
+    page = client.get("/games/new?game=pax").get_data(as_text=True)
+    assert form_values(page, "/games/new")["clock.hours"] == str(hours)
+    assert f'<option value="{hours}" selected>{hours} hours</option>' in page
+    site.extensions["capua.db"].engine.dispose()
