@@ -572,8 +572,7 @@ CONTEXT_LABELS: dict[str, str] = {
     "cards": N_("Cards"), "cost": N_("Cost"), "income_now": N_("Income now"), "dice": N_("Dice"),
     "strength": N_("Strength"), "row": N_("Row"), "budget": N_("Budget"), "left": N_("Left"),
     "hidden_cost": N_("Price of a hidden card"), "deck": N_("Cards in the deck"), "hand": N_("Your hand"),
-    "suggested": N_("Suggested"), "totals": N_("Totals"), "order": N_("Order"), "rolls": N_("Rolls"),
-    "plan": N_("Your fight plan"), "default_plan": N_("The standard fight plan"),
+    "suggested": N_("Suggested"), "rolls": N_("Rolls"),
 }
 #: Keys whose integer values are seats.
 _SEAT_KEYS = {"to", "seat", "target", "partner"}
@@ -594,7 +593,7 @@ def _decision_form(decision: Mapping[str, Any], game: Any, card_names: Mapping[s
         "deadline": i18n.format_moment(decision["deadline_at"], language, zone)
         if isinstance(decision.get("deadline_at"), dt.datetime) else "",
         "left": time_left(decision.get("deadline_at")),
-        "context": _context(decision.get("context") or {}, game, card_names),
+        "context": _context(decision.get("context") or {}, game, card_names, language),
         "default_label": i18n.command_label(language, default, card_names, game) if default else "",
         "free": decision.get("mode") == "free",
     }
@@ -650,13 +649,26 @@ def _value_labeller(game: Any, card_names: Mapping[str, str], seat_names: Mappin
     return label
 
 
-def _context(context: Mapping[str, Any], game: Any, card_names: Mapping[str, str]) -> list[tuple[str, Any]]:
-    """A decision's context as (words, value) pairs, card ids shown by name."""
+def _context(context: Mapping[str, Any], game: Any, card_names: Mapping[str, str],
+             language: str) -> list[tuple[str, Any]]:
+    """What a decision's context tells a person, as (words, value) pairs: the keys the
+    game or Capua has words for, card ids shown by name, a suggested answer in the words
+    of its button.  Nested tables (every placement, a whole fight plan) are data for
+    clients and bots; the page shows them as the board and the form fields instead."""
     own = _game_words(game, "CONTEXT")
     out = []
     for key, value in context.items():
         words = own.get(key) or CONTEXT_LABELS.get(key)
-        out.append((_(words) if words else str(key).replace("_", " "), _named(value, card_names)))
+        if not words:
+            continue
+        if key == "suggested" and isinstance(value, Mapping) and isinstance(value.get("type"), str):
+            value = i18n.command_label(language, value, card_names, game)
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "id" in v for v in value):
+            value = [card_names.get(str(v["id"])) or str(v.get("name") or v["id"]) for v in value]
+        elif isinstance(value, Mapping) or (isinstance(value, list) and any(isinstance(v, (Mapping, list))
+                                                                            for v in value)):
+            continue
+        out.append((_(words), _named(value, card_names)))
     return out
 
 

@@ -243,3 +243,15 @@ def test_a_trade_offer_posts_partner_cards_and_gold(app, ann, web_sessions, web_
     _post_form(ann, game_id, page, trade, fields)
     assert log.commands == [{"type": "propose_trade", "args": {"to": 1, "give": mine[:1], "take": theirs[:1],
                                                               "gold": 1}}]
+
+
+def test_a_decisions_context_shows_what_has_words_and_leaves_machine_tables_to_the_board(app):
+    from service import pages
+
+    context = {"dice": [2, 6], "placements": [{"track": "senate", "value": 6, "joins": False}],
+               "suggested": {"type": "place_die", "args": {"value": 6, "track": "senate"}},
+               "cards": [{"id": "R01", "name": "religio"}], "prices": {"1": 3}, "unnamed_key": 5,
+               "default_plan": {"approach": "close"}}
+    with app.test_request_context("/"):
+        shown = dict(pages._context(context, "rom", {"R01": "Religion (religio)"}, "en"))
+    assert shown == {"Dice": [2, 6], "Suggested": "Place a 6 on the senate track", "Cards": ["Religion (religio)"]}
