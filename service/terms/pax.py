@@ -93,7 +93,8 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
     if not isinstance(detail, Mapping) or not isinstance(detail.get("players"), list):
         return None
     _ = translator(language)
-    lines = [_(END_REASONS[detail["reason"]])] if detail.get("reason") in END_REASONS else []
+    reason = END_REASONS.get(str(detail.get("reason")))
+    lines = [_(reason)] if reason else []
     if "solo_level" in detail:
         return _solo_outcome(detail, language, seat_names, lines)
     rome = detail.get("rome") if isinstance(detail.get("rome"), Mapping) else {}

@@ -447,10 +447,10 @@ def _send_label(_, args: Mapping[str, Any], language: str, card_names: Mapping[s
 #: How a game of Spartacus ends (the engine's ``how``): a dominus alone at 12 influence,
 #: the tournament of those who reached it together, or the round limit of the options.
 ENDINGS: dict[str, str] = {
-    "influence": N_("%(house)s (%(name)s) reached %(influence)s influence in round %(round)s and won."),
-    "tournament": N_("%(house)s (%(name)s) won the tournament in round %(round)s."),
-    "round_limit": N_("The last round, round %(round)s, is over: %(house)s (%(name)s) has the most influence, "
-                      "%(influence)s, and won."),
+    "influence": N_("%(name)s won with %(house)s, reaching %(influence)s influence in round %(round)s."),
+    "tournament": N_("%(name)s won with %(house)s by winning the tournament in round %(round)s."),
+    "round_limit": N_("The last round, round %(round)s, is over: %(name)s won with %(house)s, the house with the "
+                      "most influence (%(influence)s)."),
 }
 
 
@@ -471,7 +471,7 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
     for seat in seats_of(result, "winners"):
         args = {"house": house(seat), "name": seat_name(seat_names, seat, language),
                 "influence": seat_value(scores, seat), "round": detail.get("round")}
-        lines.append(_(ending, **args) if ending else _("%(house)s (%(name)s) won.", **args))
+        lines.append(_(ending, **args) if ending else _("%(name)s won with %(house)s.", **args))
     seats = seats_of(result, "ranking") or sorted(int(s) for s in detail["houses"] if str(s).isdigit())
     table = {
         "caption": _("Influence of each house"),

@@ -127,11 +127,12 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
         return card_name(str(card), language) or _english_card_name(str(card))
 
     winner, loser = fighter(detail["winner_card"]), fighter(detail.get("loser_card"))
-    lines = [_("%(winner)s (%(player)s) beat %(loser)s (%(other)s) in round %(round)s.", winner=winner,
-               player=seat_name(seat_names, detail.get("winner_seat"), language), loser=loser,
+    lines = [_("%(winner)s, the fighter of %(player)s, beat %(loser)s, the fighter of %(other)s, in round "
+               "%(round)s.", winner=winner, player=seat_name(seat_names, detail.get("winner_seat"), language), loser=loser,
                other=seat_name(seat_names, detail.get("loser_seat"), language), round=detail.get("rounds"))]
-    if detail.get("kind") in DEFEATS:
-        lines.append(_(DEFEATS[detail["kind"]], fighter=loser))
+    defeat = DEFEATS.get(str(detail.get("kind")))
+    if defeat:
+        lines.append(_(defeat, fighter=loser))
     if detail.get("cause") == "fatigue":
         lines.append(_("Fatigue decided the fight: both fighters lost dice every round until %(fighter)s gave out.",
                        fighter=loser))
