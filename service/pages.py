@@ -424,7 +424,7 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
         board=board,
         board_template=_board_template(board),
         drawing=drawing,
-        outcome=_outcome(board.get("outcome") or view.get("outcome"), seat_names, game, language),
+        outcome=_outcome(view.get("outcome") or board.get("outcome"), seat_names, game, language),
         seat_names=seat_names,
         decisions=[_decision_form(d, game, names, seat_names, language, zone) for d in decisions],
         error=error,
