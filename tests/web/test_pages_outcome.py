@@ -20,11 +20,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from engine.core import bots as kernel_bots
-from engine.core.types import Command, Decision
 from service import auth, games, i18n, store, terms
 from service.db import Game, User
-from service.errors import Conflict, InvalidInput
-from tests.web.support import sign_in_with
+from tests.web.support import answer_or_default, decision_of, sign_in_with
 
 ANN, EVE = "ann@example.org", "eve@example.org"
 #: Words of the engine's detail that must never reach the page.
@@ -47,14 +45,6 @@ SENTENCE = {
 HEAD = {"en": "Player", "de": "Spieler", "ru": "Игрок"}
 
 
-def _decision(listed: dict) -> Decision:
-    seat = listed["seat"]
-    options = tuple(Command(seat, o["type"], o["args"]) for o in listed["options"]) if "options" in listed else None
-    return Decision(id=listed["id"], seat=seat, mode=listed["mode"], prompt=listed["prompt"],
-                    default=Command(seat, listed["default"]["type"], listed["default"]["args"]),
-                    command_type=listed["command_type"], options=options, schema=listed.get("schema"))
-
-
 def finished_game(web_sessions, web_config, game_type: str, seed: int) -> str:
     """A game of ``game_type`` played to its end: Ann in seat 0 answers like a random bot,
     service bots play every other seat."""
@@ -75,15 +65,7 @@ def finished_game(web_sessions, web_config, game_type: str, seed: int) -> str:
             owed = [d for d in games.decisions_for(s, game_id, ann) if d["mode"] != "free"]
             assert owed, "Ann owes an answer while the game runs"
             listed = owed[0]
-            decision = _decision(listed)
-            command = kernel_bots.choose(decision, rng)
-            try:
-                games.submit_command(s, web_config, game_id, ann, command_type=command.type, args=dict(command.args),
-                                     expected_version=listed["version"])
-            except (Conflict, InvalidInput):
-                s.rollback()
-                games.submit_command(s, web_config, game_id, ann, command_type=decision.default.type,
-                                     args=dict(decision.default.args), expected_version=game.version)
+            answer_or_default(s, web_config, game_id, ann, listed, kernel_bots.choose(decision_of(listed), rng))
             s.commit()
     raise AssertionError("the game did not end")
 
