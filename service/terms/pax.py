@@ -121,11 +121,12 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
                            points=points))
         elif winners:
             lines.append(_("%(name)s won with %(points)s points.", name=winners[0], points=points))
+    if detail.get("rome_won"):
+        lines.append(_("The points below did not count, since Rome won."))
     order = seats_of(result, "ranking")
     players.sort(key=lambda p: order.index(p["seat"]) if p.get("seat") in order else len(order))
     table = {
-        "caption": _("Points of each player (they did not count: Rome won)") if detail.get("rome_won")
-        else _("Points of each player"),
+        "caption": _("Points of each player"),
         "head": [_("Player")] + [_(words) for _key, words in POINT_KINDS] + [_("Total")],
         "rows": [{"seat": p.get("seat"),
                   "cells": [seat_name(seat_names, p.get("seat"), language)]

@@ -208,7 +208,7 @@ def test_pax_rome_wins_with_and_without_primus_conspiratus_in_german():
     assert panel["lines"][1] == ("Rome won: in 4 categories (Wealth, Army, Land, Intrigue) it has at least as many "
                                  "symbols as every player.")
     assert panel["lines"][2] == "Cy (seat 3) holds primus conspiratus and wins with Rome."
-    assert "Rome won" in panel["table"]["caption"]
+    assert panel["lines"][3] == "The points below did not count, since Rome won."
     nobody = terms.outcome("pax", {"winners": [], "detail": dict(detail, primus_conspiratus=None)}, "en", NAMES)
     assert nobody["lines"][2] == "Nobody holds primus conspiratus, so no player wins with Rome."
 
