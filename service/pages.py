@@ -13,8 +13,9 @@ buttons, a JSON-schema decision becomes a form with one field per argument, so a
 game needs no new page code (a board template of its own is optional:
 ``templates/games/board_<game>.html``).  Words come from the game's terms module
 (``service/terms/<game>.py``), which may also list in ``CONFIRM`` the command types that
-go through the confirm page before they are sent.  Times are shown in the visitor's
-language and time zone.
+go through the confirm page before they are sent; its ``outcome`` tells how a finished
+game ended (sentences and a table of points), else the page lists winners, ranking and
+scores by player name.  Times are shown in the visitor's language and time zone.
 """
 
 from __future__ import annotations
