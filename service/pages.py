@@ -13,8 +13,9 @@ buttons, a JSON-schema decision becomes a form with one field per argument, so a
 game needs no new page code (a board template of its own is optional:
 ``templates/games/board_<game>.html``).  Words come from the game's terms module
 (``service/terms/<game>.py``), which may also list in ``CONFIRM`` the command types that
-go through the confirm page before they are sent.  Times are shown in the visitor's
-language and time zone.
+go through the confirm page before they are sent; its ``outcome`` tells how a finished
+game ended (sentences and a table of points), else the page lists winners, ranking and
+scores by player name.  Times are shown in the visitor's language and time zone.
 """
 
 from __future__ import annotations
@@ -425,7 +426,7 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
         board=board,
         board_template=_board_template(board),
         drawing=drawing,
-        outcome=_outcome(board.get("outcome") or view.get("outcome"), seat_names),
+        outcome=_outcome(view.get("outcome") or board.get("outcome"), seat_names, game, language),
         seat_names=seat_names,
         decisions=[_decision_form(d, game, names, seat_names, language, zone) for d in decisions],
         error=error,
@@ -447,8 +448,11 @@ def _seat_names(view: Mapping[str, Any]) -> dict[int, str]:
     return out
 
 
-def _outcome(outcome: Any, seat_names: Mapping[int, str]) -> Optional[dict]:
-    """The outcome with seats named: winners, ranking, scores (best first), detail."""
+def _outcome(outcome: Any, seat_names: Mapping[int, str], game: Any = None,
+             language: str = i18n.DEFAULT_LANGUAGE) -> Optional[dict]:
+    """The outcome with seats named: winners, ranking, scores (best first), and the
+    game's own account of it in ``language`` (``panel``: sentences and a table, from the
+    ``outcome`` of its terms), drawn instead of the generic lines when the game has one."""
     if not isinstance(outcome, Mapping):
         return None
 
@@ -468,7 +472,7 @@ def _outcome(outcome: Any, seat_names: Mapping[int, str]) -> Optional[dict]:
         "ranking": [name(r) for r in ranking],
         "scores": [(name(seat), scores.get(str(seat), scores.get(seat))) for seat in order
                    if str(seat) in scores or seat in scores],
-        "detail": outcome.get("detail") or {},
+        "panel": terms.outcome(game, outcome, language, seat_names),
     }
 
 

@@ -12,7 +12,20 @@ A game may have a module ``service/terms/<game>.py`` with any of:
 - ``CONFIRM: set[str]`` -- command types that are final enough to ask "are you sure?"
   before they act (the page sends them through a confirm page);
 - ``ARGUMENTS``, ``VALUES``, ``CONTEXT`` -- words for a decision's argument names, enum
-  values and context keys on the page's forms (see :func:`table`).
+  values and context keys on the page's forms (see :func:`table`);
+- ``outcome(result, language, seat_names) -> dict | None`` -- the "game has ended" panel
+  in ``language``.  ``result`` is the engine's outcome as the page has it (``winners``,
+  ``ranking``, ``scores`` with seat keys as text or numbers, and the game's own
+  ``detail``); ``seat_names`` maps a seat to how the page names its player.  The answer::
+
+      {"lines": ["Rome won ...", ...],            # sentences, in order
+       "table": {"caption": "Points",             # or None: no table
+                 "head": ["Player", "Points", ...],
+                 "rows": [{"seat": 0, "cells": ["Ann (seat 1)", "18", ...]}, ...]}}
+
+  The first cell of a row names its player (drawn with the seat's colour mark when
+  ``seat`` is a seat number); every cell is plain text.  ``None`` (or no such function):
+  the page draws the generic panel -- winners, ranking and scores by player name.
 
 Strings are translated through the ordinary catalogues (``translations/``); card names
 come from the game's own data, since they are data, not sentences.
@@ -93,6 +106,16 @@ def command_label(game: Optional[str], language: str, cmd: Mapping[str, Any],
     return None
 
 
+def outcome(game: Optional[str], result: Mapping[str, Any], language: str,
+            seat_names: Mapping[int, str]) -> Optional[dict]:
+    """The game's own outcome panel (``outcome`` of its terms), or ``None``.  Only the
+    game's own module answers: a game played inside another ends with the outer game's
+    outcome, never with the inner one's."""
+    terms = module(game)
+    draw = getattr(terms, "outcome", None) if terms else None
+    return draw(result, language, seat_names) if draw else None
+
+
 def card_name(game: Optional[str], card_id: Any, language: str, fallback: str) -> str:
     """The name of card ``card_id`` in ``language``; ``fallback`` (the engine's English)
     when the game has no other name for it."""
@@ -100,3 +123,35 @@ def card_name(game: Optional[str], card_id: Any, language: str, fallback: str) -
     name_of = getattr(terms, "card_name", None) if terms else None
     name = name_of(str(card_id), language) if name_of else None
     return name or fallback
+
+
+# --------------------------------------------------------------------------- helpers of the outcome panels
+
+
+def seat_name(seat_names: Mapping[int, str], seat: Any, language: str) -> str:
+    """How the page names ``seat``'s player (``Seat 3`` when the page names no one there)."""
+    from service.i18n import translator
+
+    try:
+        n = int(seat)
+    except (TypeError, ValueError):
+        return str(seat)
+    return seat_names.get(n) or translator(language)("Seat %(n)s", n=n + 1)
+
+
+def seat_value(values: Any, seat: Any) -> Any:
+    """``values[seat]`` of a seat-keyed mapping whose keys may be text (as stored) or numbers."""
+    if not isinstance(values, Mapping):
+        return None
+    return values.get(str(seat), values.get(seat))
+
+
+def seats_of(result: Mapping[str, Any], key: str) -> list[int]:
+    """The seat numbers of ``result[key]`` (``winners``, ``ranking``) that are numbers."""
+    out = []
+    for seat in result.get(key) or []:
+        try:
+            out.append(int(seat))
+        except (TypeError, ValueError):
+            continue
+    return out

@@ -12,9 +12,11 @@ on the card -- "je 10 Karten Wohlstand (in floribus), Flotte (navis longa), Arme
 from __future__ import annotations
 
 import functools
-from typing import Optional
+from typing import Any, Mapping, Optional
 
 from engine.pax.card_set import CATEGORIES, LATIN_NAMES, Card, load_card_set, second_copy
+from service.i18n import N_, translator
+from service.terms import seat_name, seats_of
 
 #: The categories as the German rulebook names them, with English and Russian beside.
 CATEGORY_NAMES: dict[str, dict[str, str]] = {
@@ -64,3 +66,100 @@ def display_name(category: str, latin: Optional[str], language: str) -> str:
     latin = latin or LATIN_NAMES.get(category, "")
     word = category_name(category, language)
     return f"{word} ({latin})" if latin and latin.lower() != word.lower() else word
+
+
+# --------------------------------------------------------------------------- the outcome panel
+
+#: The kinds of points of the rulebook's "Sieger", in its order, as the engine's detail
+#: names them (``players[].points``).
+POINT_KINDS: tuple[tuple[str, str], ...] = (
+    ("categories_laid", N_("Categories laid")),
+    ("stronger_than_rome", N_("Stronger than Rome")),
+    ("fleet_and_army", N_("Fleets and armies")),
+    ("primus_conspiratus", N_("Primus conspiratus")),
+    ("richest", N_("Most money")),
+)
+#: Why the game ended (the engine's ``reason``).
+END_REASONS: dict[str, str] = {
+    "deck_exhausted": N_("The game ended because the deck could no longer fill every empty legion."),
+}
+
+
+def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> Optional[dict]:
+    """The end of a PAX game in words: why it ended, whether Rome or the players won and
+    who, and each player's points by kind (rulebook, Sieger).  ``None`` for a detail this
+    does not know (the page then draws the generic panel)."""
+    detail = result.get("detail")
+    if not isinstance(detail, Mapping) or not isinstance(detail.get("players"), list):
+        return None
+    _ = translator(language)
+    reason = END_REASONS.get(str(detail.get("reason")))
+    lines = [_(reason)] if reason else []
+    if "solo_level" in detail:
+        return _solo_outcome(detail, language, seat_names, lines)
+    rome = detail.get("rome") if isinstance(detail.get("rome"), Mapping) else {}
+    holds = [category_name(c, language) for c in rome.get("holds") or []]
+    winners = [seat_name(seat_names, s, language) for s in seats_of(result, "winners")]
+    players = [p for p in detail["players"] if isinstance(p, Mapping)]
+    totals = {p.get("seat"): p.get("total") for p in players}
+    if detail.get("rome_won"):
+        lines.append(_("Rome won: in %(count)s categories (%(categories)s) it has at least as many symbols as "
+                       "every player.", count=len(holds), categories=", ".join(holds)))
+        primus = detail.get("primus_conspiratus")
+        if isinstance(primus, int):
+            lines.append(_("%(name)s holds primus conspiratus and wins with Rome.",
+                           name=seat_name(seat_names, primus, language)))
+        else:
+            lines.append(_("Nobody holds primus conspiratus, so no player wins with Rome."))
+    else:
+        lines.append(_("The players beat Rome: it is at least as strong as every player in only %(count)s "
+                       "categories, so the most points win.", count=len(holds)))
+        best = seats_of(result, "winners")
+        points = totals.get(best[0]) if best else None
+        if len(winners) > 1:
+            lines.append(_("%(names)s share the victory with %(points)s points.", names=", ".join(winners),
+                           points=points))
+        elif winners:
+            lines.append(_("%(name)s won with %(points)s points.", name=winners[0], points=points))
+    if detail.get("rome_won"):
+        lines.append(_("The points below did not count, since Rome won."))
+    order = seats_of(result, "ranking")
+    players.sort(key=lambda p: order.index(p["seat"]) if p.get("seat") in order else len(order))
+    table = {
+        "caption": _("Points of each player"),
+        "head": [_("Player")] + [_(words) for _key, words in POINT_KINDS] + [_("Total")],
+        "rows": [{"seat": p.get("seat"),
+                  "cells": [seat_name(seat_names, p.get("seat"), language)]
+                  + [str((p.get("points") or {}).get(key, 0)) for key, _words in POINT_KINDS]
+                  + [str(p.get("total", ""))]}
+                 for p in players],
+    }
+    return {"lines": lines, "table": table}
+
+
+def _solo_outcome(detail: Mapping[str, Any], language: str, seat_names: Mapping[int, str],
+                  lines: list[str]) -> dict:
+    """The solo game (rulebook, Solo-Spiel): stronger than Rome in enough categories, and
+    at the lower levels every category laid."""
+    _ = translator(language)
+    player = detail["players"][0] if detail["players"] and isinstance(detail["players"][0], Mapping) else {}
+    name = seat_name(seat_names, player.get("seat", 0), language)
+    stronger = [category_name(c, language) for c in player.get("stronger_than_rome") or []]
+    laid = player.get("categories_laid") or []
+    args = {"name": name, "level": detail.get("solo_level"), "count": len(stronger), "needed": detail.get("needed")}
+    if detail.get("won"):
+        lines.append(_("%(name)s beat Rome in the solo game (level %(level)s): stronger in %(count)s categories, "
+                       "%(needed)s were needed.", **args))
+    else:
+        lines.append(_("Rome won the solo game (level %(level)s): %(name)s was stronger in only %(count)s "
+                       "categories, %(needed)s were needed.", **args))
+    if detail.get("all_categories_needed"):
+        lines.append(_("All %(all)s categories had to be laid; %(name)s laid %(laid)s.", all=len(CATEGORIES),
+                       name=name, laid=len(laid)))
+    table = {
+        "caption": _("Categories against Rome"),
+        "head": [_("Player"), _("Categories laid"), _("Stronger than Rome")],
+        "rows": [{"seat": player.get("seat", 0),
+                  "cells": [name, str(len(laid)), ", ".join(stronger) or "0"]}],
+    }
+    return {"lines": lines, "table": table}

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping, Optional
 
 from service.boards import seat_style
 from service.i18n import N_, language_or_default, translator
+from service.terms import seat_name, seat_value, seats_of
 
 #: prompt_key -> English sentence (``%(name)s`` from the decision's ``prompt_args``).
 #: ``place_die`` is shared by "place a die" and "you cannot place, pass": one sentence
@@ -377,3 +378,76 @@ def _changed(value: Any, delta: Any) -> str:
         return "?"
     new = value + delta
     return str(1 if new > 6 else 6 if new < 1 else new)
+
+
+# --------------------------------------------------------------------------- the outcome panel
+
+#: The engine's tie-break keys (``tiebreak_order``), as column heads: victory points,
+#: then provinces, then the price of the arena cards in hand (rulebook, end of the game).
+TIEBREAK_WORDS: dict[str, str] = {
+    "vp": N_("Victory points"),
+    "provinces": N_("Provinces"),
+    "arena_cost_in_hand": N_("Price of arena cards in hand"),
+}
+
+
+def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> Optional[dict]:
+    """The end of a Rom game in words: who won with how many victory points, what broke a
+    tie, when the forum and the arena games were scored, and a table of every player's
+    victory points, provinces and arena cards' price (the tie-break, best first)."""
+    detail = result.get("detail")
+    if not isinstance(detail, Mapping) or not isinstance(detail.get("tiebreak"), Mapping):
+        return None
+    _ = translator(language)
+    order = [k for k in detail.get("tiebreak_order") or [] if k in TIEBREAK_WORDS] or ["vp"]
+    keys = {s: list(seat_value(detail["tiebreak"], s) or []) for s in seats_of(result, "ranking")}
+    ranking = [s for s in keys if len(keys[s]) >= len(order)]
+    winners = [s for s in seats_of(result, "winners") if s in keys]
+    lines = []
+    if winners:
+        points = keys[winners[0]][0]
+        names = [seat_name(seat_names, s, language) for s in winners]
+        if len(names) > 1:
+            lines.append(_("%(names)s share the victory with %(points)s victory points.", names=", ".join(names),
+                           points=points))
+        else:
+            lines.append(_("%(name)s won with %(points)s victory points.", name=names[0], points=points))
+        runner_up = next((s for s in ranking if s not in winners), None)
+        if len(winners) == 1 and runner_up is not None and keys[runner_up][0] == points:
+            decided = next((i for i in range(1, len(order)) if keys[runner_up][i] != keys[winners[0]][i]), None)
+            args = {"name": names[0], "other": seat_name(seat_names, runner_up, language)}
+            if decided is not None and order[decided] == "provinces":
+                lines.append(_("%(name)s had as many victory points as %(other)s and won with more provinces.",
+                               **args))
+            elif decided is not None and order[decided] == "arena_cost_in_hand":
+                lines.append(_("%(name)s had as many victory points and provinces as %(other)s and won with the "
+                               "more valuable arena cards in hand.", **args))
+    lines.extend(_scorings(detail.get("scoring"), language))
+    table = {
+        "caption": _("Victory points and tie-break"),
+        "head": [_("Player")] + [_(TIEBREAK_WORDS[k]) for k in order],
+        "rows": [{"seat": s, "cells": [seat_name(seat_names, s, language)] + [str(v) for v in keys[s][:len(order)]]}
+                 for s in ranking],
+    }
+    return {"lines": lines, "table": table}
+
+
+def _scorings(history: Any, language: str) -> list[str]:
+    """When the forum and the arena games were scored, and the round of the final scoring."""
+    _ = translator(language)
+    if not isinstance(history, list):
+        return []
+    rounds: dict[str, list[int]] = {}
+    for entry in history:
+        if isinstance(entry, Mapping) and isinstance(entry.get("round"), int):
+            rounds.setdefault(str(entry.get("event")), []).append(entry["round"])
+    lines = []
+    forum, arena = rounds.get("ForumScored"), rounds.get("ArenaSetsRevealed")
+    if forum:
+        lines.append(_("The forum was scored in rounds %(rounds)s.", rounds=", ".join(map(str, forum))))
+    if arena:
+        lines.append(_("The arena games were held in rounds %(rounds)s.", rounds=", ".join(map(str, arena))))
+    final = rounds.get("RegionsScored") or rounds.get("SenateCardsScored")
+    if final:
+        lines.append(_("The final scoring of senate cards and regions came after round %(round)s.", round=final[-1]))
+    return lines

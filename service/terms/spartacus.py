@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from service.i18n import N_, translator
+from service.terms import seat_name, seat_value, seats_of
 
 #: prompt_key -> sentence; ``%(name)s`` is filled from the decision's ``prompt_args``.
 PROMPTS: dict[str, str] = {
@@ -439,3 +440,43 @@ def _send_label(_, args: Mapping[str, Any], language: str, card_names: Mapping[s
     if kit:
         return _("Send %(fighter)s with %(equipment)s", fighter=fighter, equipment=", ".join(kit))
     return _("Send %(fighter)s", fighter=fighter)
+
+
+# --------------------------------------------------------------------------- the outcome panel
+
+#: How a game of Spartacus ends (the engine's ``how``): a dominus alone at 12 influence,
+#: the tournament of those who reached it together, or the round limit of the options.
+ENDINGS: dict[str, str] = {
+    "influence": N_("%(name)s won with %(house)s, reaching %(influence)s influence in round %(round)s."),
+    "tournament": N_("%(name)s won with %(house)s by winning the tournament in round %(round)s."),
+    "round_limit": N_("The last round, round %(round)s, is over: %(name)s won with %(house)s, the house with the "
+                      "most influence (%(influence)s)."),
+}
+
+
+def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> Optional[dict]:
+    """The end of a Spartacus game in words: which house won and how (rulebook, Victory),
+    and every house's influence, most first."""
+    detail = result.get("detail")
+    if not isinstance(detail, Mapping) or not isinstance(detail.get("houses"), Mapping):
+        return None
+    _ = translator(language)
+    scores = result.get("scores")
+
+    def house(seat: int) -> str:
+        return house_names(seat_value(detail["houses"], seat), language)[0]
+
+    lines = []
+    ending = ENDINGS.get(str(detail.get("how")))
+    for seat in seats_of(result, "winners"):
+        args = {"house": house(seat), "name": seat_name(seat_names, seat, language),
+                "influence": seat_value(scores, seat), "round": detail.get("round")}
+        lines.append(_(ending, **args) if ending else _("%(name)s won with %(house)s.", **args))
+    seats = seats_of(result, "ranking") or sorted(int(s) for s in detail["houses"] if str(s).isdigit())
+    table = {
+        "caption": _("Influence of each house"),
+        "head": [_("Player"), _("House"), _("Influence")],
+        "rows": [{"seat": s, "cells": [seat_name(seat_names, s, language), house(s), str(seat_value(scores, s))]}
+                 for s in seats],
+    }
+    return {"lines": lines, "table": table}

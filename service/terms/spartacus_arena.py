@@ -13,6 +13,7 @@ from typing import Any, Mapping, Optional
 
 from service import i18n, terms
 from service.i18n import N_
+from service.terms import seat_name
 
 PROMPTS: dict[str, str] = {
     "spartacus_arena.use_net": N_("Round %(round)s: does %(fighter)s throw the net to win the initiative?"),
@@ -102,3 +103,37 @@ def command_label(language: str, command: Mapping[str, Any], card_names: Mapping
     elif ctype == "set_fight_plan":
         return _("Fight on by a fight plan")
     return None
+
+
+# --------------------------------------------------------------------------- the outcome panel
+
+#: How the loser left the sand (rulebook, Besiegt: Aufgeben, Verletzung, Enthauptung).
+DEFEATS: dict[str, str] = {
+    "defeated": N_("%(fighter)s yielded."),
+    "injured": N_("%(fighter)s was carried off the sand injured."),
+    "decapitated": N_("%(fighter)s was decapitated."),
+}
+
+
+def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> Optional[dict]:
+    """The end of a duel in words: which fighter of which player won, in which round, how
+    the loser fell and whether fatigue decided it.  No table: a duel has no points."""
+    detail = result.get("detail")
+    if not isinstance(detail, Mapping) or "winner_card" not in detail:
+        return None
+    _ = i18n.translator(language)
+
+    def fighter(card: Any) -> str:
+        return card_name(str(card), language) or _english_card_name(str(card))
+
+    winner, loser = fighter(detail["winner_card"]), fighter(detail.get("loser_card"))
+    lines = [_("%(winner)s, the fighter of %(player)s, beat %(loser)s, the fighter of %(other)s, in round "
+               "%(round)s.", winner=winner, player=seat_name(seat_names, detail.get("winner_seat"), language), loser=loser,
+               other=seat_name(seat_names, detail.get("loser_seat"), language), round=detail.get("rounds"))]
+    defeat = DEFEATS.get(str(detail.get("kind")))
+    if defeat:
+        lines.append(_(defeat, fighter=loser))
+    if detail.get("cause") == "fatigue":
+        lines.append(_("Fatigue decided the fight: both fighters lost dice every round until %(fighter)s gave out.",
+                       fighter=loser))
+    return {"lines": lines, "table": None}

@@ -95,3 +95,33 @@ def through_confirm(client, answer):
     if answer.status_code == 200 and 'name="confirmed"' in answer.get_data(as_text=True):
         return press_confirm(client, answer)
     return answer
+
+
+def decision_of(listed: dict):
+    """The kernel's :class:`Decision` behind a decision as ``games.decisions_for`` lists it,
+    for the kernel's bots to choose from."""
+    from engine.core.types import Command, Decision
+
+    seat = listed["seat"]
+    options = tuple(Command(seat, o["type"], o["args"]) for o in listed["options"]) if "options" in listed else None
+    return Decision(id=listed["id"], seat=seat, mode=listed["mode"], prompt=listed["prompt"],
+                    default=Command(seat, listed["default"]["type"], listed["default"]["args"]),
+                    command_type=listed["command_type"], options=options, schema=listed.get("schema"))
+
+
+def answer_or_default(session, config, game_id: str, user, listed: dict, command) -> None:
+    """Submit ``command`` for the listed decision; when the rules refuse it (a bot's random
+    pick of a schema decision may be illegal), submit the decision's default instead, as
+    the service's bots do."""
+    from service import games
+    from service.db import Game
+    from service.errors import Conflict, InvalidInput
+
+    try:
+        games.submit_command(session, config, game_id, user, command_type=command.type, args=dict(command.args),
+                             expected_version=listed["version"])
+    except (Conflict, InvalidInput):
+        session.rollback()
+        default = decision_of(listed).default
+        games.submit_command(session, config, game_id, user, command_type=default.type, args=dict(default.args),
+                             expected_version=session.get(Game, game_id).version)

@@ -17,12 +17,10 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 
 from engine.core import bots as kernel_bots
-from engine.core.types import Command, Decision
 from service import auth, games, i18n, store
 from service.terms import spartacus as spartacus_terms
 from service.db import Game, User
-from service.errors import Conflict, InvalidInput
-from tests.web.support import csrf_from, press_confirm
+from tests.web.support import answer_or_default, csrf_from, decision_of, press_confirm
 
 ANN = "ann@example.org"
 OTHERS = ["bob@example.org", "cy@example.org", "dee@example.org"]
@@ -52,14 +50,6 @@ def spartacus_game(web_sessions, web_config):
     return create
 
 
-def _decision(listed: dict) -> Decision:
-    seat = listed["seat"]
-    options = tuple(Command(seat, o["type"], o["args"]) for o in listed["options"]) if "options" in listed else None
-    return Decision(id=listed["id"], seat=seat, mode=listed["mode"], prompt=listed["prompt"],
-                    default=Command(seat, listed["default"]["type"], listed["default"]["args"]),
-                    command_type=listed["command_type"], options=options, schema=listed.get("schema"))
-
-
 def _move(web_sessions, web_config, game_id: str, rng: random.Random, only_ann: bool = False) -> bool:
     """Someone who owes an answer gives one like a casual player (invitations are always
     accepted, so the arena fills and has bets); False when the game is over."""
@@ -73,17 +63,11 @@ def _move(web_sessions, web_config, game_id: str, rng: random.Random, only_ann: 
             owing += [(user, d) for d in games.decisions_for(s, game_id, user) if d["mode"] != "free"]
         assert owing, "someone owes an answer"
         user, chosen = rng.choice(owing)
-        decision = _decision(chosen)
+        decision = decision_of(chosen)
         command = kernel_bots.choose(decision, rng)
         if chosen.get("prompt_key") == "invitation" and len(decision.options) > 1:
             command = decision.options[1]
-        try:
-            games.submit_command(s, web_config, game_id, user, command_type=command.type, args=dict(command.args),
-                                 expected_version=chosen["version"])
-        except (Conflict, InvalidInput):
-            s.rollback()
-            games.submit_command(s, web_config, game_id, user, command_type=decision.default.type,
-                                 args=dict(decision.default.args), expected_version=game.version)
+        answer_or_default(s, web_config, game_id, user, chosen, command)
         s.commit()
         return True
 
