@@ -11,13 +11,10 @@ themselves are checked on hand-made details too.
 from __future__ import annotations
 
 import html
-import json
 import random
 import re
 
 import pytest
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 from engine.core import bots as kernel_bots
 from service import auth, games, i18n, store, terms
@@ -104,34 +101,9 @@ def signed_in(app, web_sessions, address: str, language: str):
     return client
 
 
-@pytest.fixture
-def folded_catalogues(app, tmp_path, monkeypatch):
-    """The catalogues as they are once ``translations/pending/outcome.json`` is folded in
-    (the lead runs ``tools.i18n_refresh`` on merge), compiled into a temporary directory
-    that the pages and :mod:`service.i18n` read instead of ``translations/``."""
-    handed_over = json.loads((i18n.TRANSLATIONS_DIR / "pending" / "outcome.json").read_text(encoding="utf-8"))
-    for language in ("de", "ru"):
-        with open(i18n.TRANSLATIONS_DIR / language / "LC_MESSAGES" / "messages.po", "rb") as f:
-            catalog = read_po(f, locale=language)
-        for msgid, by_language in handed_over.items():
-            catalog.add(msgid, by_language[language])
-        target = tmp_path / language / "LC_MESSAGES"
-        target.mkdir(parents=True)
-        with open(target / "messages.mo", "wb") as f:
-            write_mo(f, catalog)
-    monkeypatch.setattr(app.extensions["babel"], "translation_directories", [str(tmp_path)])
-    monkeypatch.setattr(i18n, "TRANSLATIONS_DIR", tmp_path)
-    i18n.translations.cache_clear()
-    yield
-    i18n.translations.cache_clear()
-
-
-# --------------------------------------------------------------------------- real games, through the page
-
-
 @pytest.mark.parametrize("game_type", sorted(GAMES))
 @pytest.mark.parametrize("language", ["en", "de", "ru"])
-def test_the_panel_tells_the_end_to_a_player_and_a_spectator(app, web_sessions, web_config, folded_catalogues,
+def test_the_panel_tells_the_end_to_a_player_and_a_spectator(app, web_sessions, web_config,
                                                              game_type, language):
     game_id = finished_game(web_sessions, web_config, game_type, seed=len(game_type))
     outcome, names = stored_outcome(web_sessions, game_id)
