@@ -12,9 +12,9 @@ import random
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from service import auth, games, i18n, schema_forms
+from service import auth, games, i18n, schema_forms, terms
 from tests.web.pages_play import CommandLog, bot_game, decision_form, drive_until, option_buttons, user
-from tests.web.support import csrf_from, sign_in_with, through_confirm
+from tests.web.support import csrf_from, press_confirm, sign_in_with, through_confirm
 
 
 @pytest.fixture
@@ -47,12 +47,17 @@ def test_options_are_buttons_that_post_their_command(ann, app, web_sessions, web
     buttons = [shown.get(json.dumps({"type": o["type"], "args": o["args"]}, sort_keys=True))
                for o in order["options"]]
     assert all(buttons), "every option of the decision is a button"
-    assert [b["label"] for b in buttons] == [i18n.command_label("en", o, {}, "spartacus_arena")
-                                             for o in order["options"]]
+    assert [b["label"] for b in buttons] == [
+        i18n.command_label("en", o, {}, "spartacus_arena")
+        + (" (asks to confirm)" if terms.needs_confirmation("spartacus_arena", o["type"]) else "")
+        for o in order["options"]]
     log = CommandLog(monkeypatch)
     chosen = buttons[-1]
     answer = ann.post(chosen["action"], data={"csrf_token": csrf_from(page), "version": str(order["version"]),
                                               "command": json.dumps(chosen["command"])})
+    if terms.needs_confirmation("spartacus_arena", chosen["command"]["type"]):
+        assert log.commands == [], "a choice the game asks to confirm waits for its confirm page"
+        answer = press_confirm(ann, answer)
     assert answer.status_code == 303
     assert log.commands == [chosen["command"]]
 
