@@ -370,6 +370,7 @@ def _market(board: Mapping[str, Any], language: str, names: Mapping[Any, Optiona
             lot = {"name": _("Host token"), "lines": [_("The host of this round's games")], "host": True}
         elif auction.get("card"):
             lot = _market_card(str(auction["card"]), language)
+    if lot is not None:
         stakes = auction.get("stakes") or {}
         lot["bidders"] = [{"mark": seat_style(s)["mark"], "style": seat_style(s), "label": _seat_label(s, names),
                            "stake": stakes.get(str(s), 0)} for s in auction.get("bidders") or []]
