@@ -165,3 +165,28 @@ def play(page, *, until: Callable[[object], bool] = game_has_ended, seed: int = 
 def _label_of(element) -> str:
     """What the element says: its text, else its accessible name (SVG links may have no text)."""
     return element.evaluate("e => ((e.innerText ?? e.textContent ?? '').trim() || e.getAttribute('aria-label') || '')")
+
+
+def choose_on_board(page, choice) -> None:
+    """Click a choice drawn on the board (a link to the confirm page) and press the
+    confirm page's button, as a player confirms a hex, a die or a track section."""
+    submit(page, choice)
+    assert urlsplit(page.url).path.endswith("/choose"), f"a board choice opens its confirm page, not {page.url}"
+    submit(page, page.locator(f"{DECISION} form [type=submit]").first)
+    refused = page.locator(REFUSAL)
+    assert not refused.count(), f"the board choice was refused: {refused.first.inner_text()}"
+
+
+def wait_for_a_decision(page, *, timeout: float = 30.0) -> None:
+    """Reload (as a person would) until the page asks me something or the game has ended."""
+    deadline = time.monotonic() + timeout
+    while not open_decision_prompts(page) and not game_has_ended(page):
+        assert time.monotonic() < deadline, f"nothing to answer within {timeout:.0f}s at {page.url}"
+        time.sleep(0.2)
+        page.reload()
+
+
+def switch_language(page, code: str) -> None:
+    """Choose the page language ``code`` with the header's language switcher."""
+    submit(page, page.locator(f"header form.languages button[value='{code}']"))
+    assert page.locator("html").get_attribute("lang") == code, f"the page is not in {code} after switching"
