@@ -114,7 +114,9 @@ def answer_a_decision(page, choose: Chooser) -> str:
     """
     section = page.locator(DECISION).first
     prompt = section.locator(PROMPT).first.inner_text().strip()
-    candidates = section.locator("button.option").all() + page.locator(BOARD_CHOICE).all()
+    # a list folded away (the arena's "hexes you can move to") repeats what the board shows
+    candidates = [c for c in section.locator("button.option").all() + page.locator(BOARD_CHOICE).all()
+                  if c.is_visible()]
     if candidates:
         labels = [_label_of(c) for c in candidates]
         chosen = candidates[choose(labels)]
