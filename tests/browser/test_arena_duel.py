@@ -5,8 +5,9 @@ Another player sets up the duel (a bot fights as I, the test's player is invited
 the way ``POST /api/v1/games`` does; the invited player signs in by mail, accepts the
 invitation with My games' button, and fights: a hex drawn as a move target, the
 opponent's token to attack it, and — when wounds are to be allocated — a die on their
-own fighter, each confirmed on the confirm page.  Other decisions (initiative, rerolls,
-fight plans) are answered with the page's buttons.
+own fighter, each confirmed on the confirm page.  Other decisions (initiative, rerolls)
+are answered with the page's buttons; the fight plan is left unset, so that every
+decision of the fight is the player's own.
 """
 
 from __future__ import annotations
@@ -17,12 +18,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.player import (answer_a_decision, choose_on_board, game_has_ended, open_decision_prompts,
-                                  sign_in_by_mail, submit, wait_for_a_decision)
+from tests.browser.player import (BOARD_CHOICE, DECISION, answer_a_decision, choose_on_board, game_has_ended,
+                                  open_decision_prompts, sign_in_by_mail, submit, wait_for_a_decision)
 
 pytestmark = pytest.mark.browser
 
 MY_FIGHTER = ".arena-fighter[data-side='II']"
+#: The lanista's choice of fighters: the champion Theokoles (the bot's) against a murmillo
+#: (mine), so that my fighter is wounded soon and often (with Spartacus against Crixus,
+#: the defaults, a whole duel may pass without a wound for me to allocate).
+DUEL = {"fighter_i": "theokoles", "fighter_ii": "murmillo"}
 #: The distance from each hex a move may end on to the opponent's (I's) token, in board units.
 _HEX_DISTANCES = """() => {
   const them = document.querySelector(".token[data-side='I'] .token-disc");
@@ -68,8 +73,27 @@ def _fight(page, inspector, rng: random.Random, tally: dict, *, timeout: float =
             choose_on_board(page, hexes.nth(nearest))
             tally["moves"] += 1
         else:
-            answer_a_decision(page, lambda labels: rng.randrange(len(labels)))
+            _answer_by_buttons(page, rng)
             tally["other"] += 1
+
+
+def _answer_by_buttons(page, rng: random.Random) -> None:
+    """Answer the first decision that offers buttons (initiative, rerolls, order), or a
+    choice drawn beside the board; never the fight-plan form, which would answer every
+    later decision of the fight by itself (and leave no wound for me to allocate)."""
+    for section in page.locator(DECISION).all():
+        buttons = section.locator("button.option")
+        if buttons.count():
+            submit(page, buttons.nth(rng.randrange(buttons.count())))
+            confirm = page.locator(f"{DECISION} form:has(input[name=confirmed]) [type=submit]")
+            if confirm.count():  # an irreversible answer is shown on its confirm page first
+                submit(page, confirm.first)
+            return
+    links = [link for link in page.locator(BOARD_CHOICE).all() if link.is_visible()]
+    if links:
+        choose_on_board(page, links[rng.randrange(len(links))])
+    else:
+        answer_a_decision(page, lambda labels: rng.randrange(len(labels)))
 
 
 def test_an_invited_player_accepts_a_duel_and_fights_it_on_the_hex_board(page, live_server, inspector):
@@ -82,7 +106,7 @@ def test_an_invited_player_accepts_a_duel_and_fights_it_on_the_hex_board(page, l
     # with a choice to make, so another player invites me again (at most three duels).
     while duels < 3 and not tally["wounds"]:
         duels += 1
-        game_id = live_server.invite_to_duel("lanista@example.org", email)
+        game_id = live_server.invite_to_duel("lanista@example.org", email, DUEL)
         page.goto(live_server.url("/games"))
         entry = page.locator("main ul.game-list > li").filter(
             has=page.locator(f"a[href='/games/{game_id}']")).last
