@@ -36,7 +36,7 @@ _SECTION_OF_GHOST = """g => {
 def test_a_die_is_placed_by_clicking_a_track_section_and_the_game_is_played_to_the_end(page, live_server,
                                                                                          inspector):
     email = "rom-player@example.org"
-    game_id, link = live_server.create_game_against_bots(email, "rom", 3)
+    _game_id, link = live_server.create_game_against_bots(email, "rom", 3)
     follow_sign_in_link(page, link)
     rng = random.Random(7)
 

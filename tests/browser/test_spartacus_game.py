@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_one_round_spartacus_game_against_two_bots_is_played_to_the_end(page, live_server, inspector):
-    game_id, link = live_server.create_game_against_bots(
+    _game_id, link = live_server.create_game_against_bots(
         "dominus@example.org", "spartacus", 3, {"max_rounds": 1, "game_length": "quick"})
     follow_sign_in_link(page, link)
     assert page.locator("svg.sp-svg").count(), "the houses are drawn"
