@@ -372,6 +372,8 @@ def full_document(name: str, first: bool = True) -> dict:
     html = converter.convert((DOCS_DIR / name).read_text(encoding="utf-8"))
     # Links between the documents point at the pages that show them.
     html = re.sub(r'href="([a-z0-9-]+)\.md"', lambda m: f'href="{_doc_url(m.group(1))}"', html)
+    # Wide tables and code blocks scroll sideways on a phone: focusable, so that a keyboard can scroll them.
+    html = re.sub(r"<(table|pre)>", r'<\1 tabindex="0">', html)
     return {"name": name, "id": prefix.rstrip("-") or "top", "html": Markup(html), "toc": converter.toc_tokens}
 
 

@@ -119,6 +119,26 @@ class LiveServer:
             session.commit()
             return game.id, auth.make_magic_link(self.config, user.email, f"/games/{game.id}")
 
+    def invite_to_duel(self, creator_email: str, invited_email: str, options: Optional[dict] = None) -> str:
+        """Another player (``creator_email``) sets up a ``spartacus_arena`` duel that the
+        creator watches: a bot fights as I (seat 1) and ``invited_email`` is invited to II
+        (seat 2), as the API's ``POST /games`` with ``creator_seat: null`` does.  The game
+        starts once the invitation is accepted; returns its id."""
+        with self.sessions() as session:
+            creator = auth.get_or_create_user(session, creator_email)
+            game = games.create_game(session, self.config, creator=creator, game_type="spartacus_arena",
+                                     options=options or {}, seats=2, bot_seats=[0], invites=[invited_email],
+                                     creator_seat=None, title="A duel for the browser")
+            session.commit()
+            return game.id
+
+    def sign_in_link(self, email: str, next_path: str = "/games") -> str:
+        """A magic link for ``email`` (made as the sign-in form's mail makes it) landing on ``next_path``."""
+        with self.sessions() as session:
+            user = auth.get_or_create_user(session, email)
+            session.commit()
+            return auth.make_magic_link(self.config, user.email, next_path)
+
     def choice_path(self, game_id: str, email: str, option: int = 0) -> str:
         """The confirm page of answering ``email``'s first open decision with its
         ``option``-th option, as a choice drawn on a board links to it."""

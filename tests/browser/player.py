@@ -22,6 +22,8 @@ DECISION = "section.decision"
 BOARD_CHOICE = "a[href*='/choose?']"
 #: What a page says when it refuses an answer (or anything else).
 REFUSAL = "main [role=alert]"
+#: What a page shows when someone answered between drawing it and my answer.
+MOVED_FIRST = "#changes-h"
 #: A decision's prompt: the first heading of its section.
 PROMPT = ":is(h2, h3, h4)"
 
@@ -114,19 +116,24 @@ def answer_a_decision(page, choose: Chooser) -> str:
     """
     section = page.locator(DECISION).first
     prompt = section.locator(PROMPT).first.inner_text().strip()
-    candidates = section.locator("button.option").all() + page.locator(BOARD_CHOICE).all()
+    # a list folded away (the arena's "hexes you can move to") repeats what the board shows
+    candidates = [c for c in section.locator("button.option").all() + page.locator(BOARD_CHOICE).all()
+                  if c.is_visible()]
     if candidates:
         labels = [_label_of(c) for c in candidates]
         chosen = candidates[choose(labels)]
         on_board = chosen.evaluate("e => e.tagName.toLowerCase() !== 'button'")
         submit(page, chosen)
-        if on_board:
+        if on_board and not page.locator(MOVED_FIRST).count():
             # the confirm page of a choice made on the board: one button POSTs it
             submit(page, page.locator(f"{DECISION} form [type=submit]").first)
     else:
         submit(page, section.locator("form [type=submit]").last)
     refused = page.locator(REFUSAL)
-    assert not refused.count(), f"answering {prompt!r} was refused: {refused.first.inner_text()}"
+    # A bot that answered between drawing the page and the click makes the page say so
+    # and show what changed: a person reads it and answers again, so does the caller.
+    assert not refused.count() or page.locator(MOVED_FIRST).count(), \
+        f"answering {prompt!r} was refused: {refused.first.inner_text()}"
     return prompt
 
 
@@ -165,3 +172,28 @@ def play(page, *, until: Callable[[object], bool] = game_has_ended, seed: int = 
 def _label_of(element) -> str:
     """What the element says: its text, else its accessible name (SVG links may have no text)."""
     return element.evaluate("e => ((e.innerText ?? e.textContent ?? '').trim() || e.getAttribute('aria-label') || '')")
+
+
+def choose_on_board(page, choice) -> None:
+    """Click a choice drawn on the board (a link to the confirm page) and press the
+    confirm page's button, as a player confirms a hex, a die or a track section."""
+    submit(page, choice)
+    assert urlsplit(page.url).path.endswith("/choose"), f"a board choice opens its confirm page, not {page.url}"
+    submit(page, page.locator(f"{DECISION} form [type=submit]").first)
+    refused = page.locator(REFUSAL)
+    assert not refused.count(), f"the board choice was refused: {refused.first.inner_text()}"
+
+
+def wait_for_a_decision(page, *, timeout: float = 30.0) -> None:
+    """Reload (as a person would) until the page asks me something or the game has ended."""
+    deadline = time.monotonic() + timeout
+    while not open_decision_prompts(page) and not game_has_ended(page):
+        assert time.monotonic() < deadline, f"nothing to answer within {timeout:.0f}s at {page.url}"
+        time.sleep(0.2)
+        page.reload()
+
+
+def switch_language(page, code: str) -> None:
+    """Choose the page language ``code`` with the header's language switcher."""
+    submit(page, page.locator(f"header form.languages button[value='{code}']"))
+    assert page.locator("html").get_attribute("lang") == code, f"the page is not in {code} after switching"
