@@ -68,8 +68,13 @@ def missing(pot: Path) -> dict[str, list[str]]:
     return out
 
 
+def _without_date(po: bytes) -> list[bytes]:
+    return [line for line in po.splitlines() if not line.startswith(b'"POT-Creation-Date:')]
+
+
 def refresh() -> None:
     pot = TRANSLATIONS / "messages.pot"
+    before = {lang: (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").read_bytes() for lang in LANGUAGES}
     extract(pot)
     for lang in LANGUAGES:
         _babel("update", "-i", str(pot), "-d", str(TRANSLATIONS), "-l", lang, "--no-fuzzy-matching",
@@ -85,7 +90,9 @@ def refresh() -> None:
                 message.string = tuple(given) if isinstance(message.id, (tuple, list)) else given
         buffer = io.BytesIO()
         write_po(buffer, catalog, width=76)
-        po_path.write_bytes(buffer.getvalue())
+        # an unchanged catalogue keeps its date, so a refresh with nothing new changes no file
+        unchanged = _without_date(buffer.getvalue()) == _without_date(before[lang])
+        po_path.write_bytes(before[lang] if unchanged else buffer.getvalue())
     _babel("compile", "-d", str(TRANSLATIONS))
     for path in PENDING.glob("*.json"):
         path.unlink()
