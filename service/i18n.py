@@ -256,8 +256,9 @@ _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
 def describe_event(language: str, event: Mapping[str, Any], seat_names: Mapping[int, str],
-                   tz_name: str = "UTC") -> str:
-    """One line saying what an event (as the player may see it) was."""
+                   tz_name: str = "UTC", game: Optional[str] = None) -> str:
+    """One line saying what an event (as the player may see it) was: Capua's own events
+    here, a game's events in that game's words (``service/terms/<game>.py``)."""
     _ = translator(language)
     etype = str(event.get("type", ""))
     data = dict(event.get("data") or {})
@@ -276,6 +277,9 @@ def describe_event(language: str, event: Mapping[str, Any], seat_names: Mapping[
                 pass
         return _(SERVICE_EVENTS[etype], player=name_of(data.get("seat")), by=name_of(data.get("by_seat")),
                  hours=data.get("hours", ""), missed=data.get("missed", ""), until=until or "")
+    told = terms.describe_event(game, event, language, seat_names)
+    if told:
+        return told
     words = _CAMEL.sub(" ", etype.split(".")[-1]).lower().capitalize()
     who = name_of(data["seat"]) + ": " if isinstance(data.get("seat"), int) else ""
     details = []

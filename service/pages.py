@@ -263,6 +263,7 @@ def game_history(game_id: str):
                           version=version), version
     language, zone = _language(), _timezone()
     seat_names = _seat_names(view)
+    game_type = view.get("game_type")
     events = []
     cursor = 0
     while True:
@@ -273,7 +274,7 @@ def game_history(game_id: str):
         cursor = page[-1]["seq"]
     lines = [{"seq": e["seq"], "at": _short_moment(e.get("at"), language, zone),
               "seat": e["data"].get("seat") if isinstance(e["data"].get("seat"), int) else None,
-              "text": i18n.describe_event(language, e, seat_names, zone)} for e in events]
+              "text": i18n.describe_event(language, e, seat_names, zone, game_type)} for e in events]
     for line in lines:
         line["mark"] = boards.seat_style(line["seat"]) if line["seat"] is not None else None
         line["seat_name"] = seat_names.get(line["seat"], "") if line["seat"] is not None else ""
@@ -416,7 +417,7 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
                              version=view.get("version"), seat=view.get("my_seat"), decisions=decisions)
     changes = None
     if changed_since is not None and 0 <= changed_since < view["version"]:
-        changes = [i18n.describe_event(language, e, seat_names, zone)
+        changes = [i18n.describe_event(language, e, seat_names, zone, game)
                    for e in games.visible_events(s, game_id, user, after=changed_since,
                                                  limit=games.MAX_EVENTS_PAGE)]
     return render_template(

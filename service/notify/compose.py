@@ -184,17 +184,17 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
                                             decision=decision, deadline=current.deadline_at, now=now)
         cards = decision.get("cards") or {}
         asked.append({
-            "prompt": i18n.decision_prompt(lang, decision),
+            "prompt": i18n.decision_prompt(lang, decision, game.game_type),
             "deadline": i18n.format_moment(current.deadline_at, lang, tz) if current.deadline_at else "",
             "paused": current.deadline_at is None and current.paused_remaining_s is not None,
-            "default_label": i18n.command_label(lang, decision["default"], cards) if decision.get("default") else "",
-            "buttons": [{"label": i18n.command_label(lang, command, cards), "url": url}
+            "default_label": i18n.command_label(lang, decision["default"], cards, game.game_type) if decision.get("default") else "",
+            "buttons": [{"label": i18n.command_label(lang, command, cards, game.game_type), "url": url}
                         for command, url in links["buttons"]],
             "choose_url": links["choose_url"],
             "reminder": row.kind == "reminder",
         })
 
-    lines = [i18n.describe_event(lang, e, names, tz) for _seq, e in sorted(events_by_seq.items())]
+    lines = [i18n.describe_event(lang, e, names, tz, game.game_type) for _seq, e in sorted(events_by_seq.items())]
     more = max(0, len(lines) - MAX_EVENT_LINES)
     lines = lines[-MAX_EVENT_LINES:]
     outcome_text = _outcome_text(lang, outcome, names) if outcome else None

@@ -11,6 +11,8 @@ A game may have a module ``service/terms/<game>.py`` with any of:
   ``language`` has it (``None``: the engine's English name);
 - ``CONFIRM: set[str]`` -- command types that are final enough to ask "are you sure?"
   before they act (the page sends them through a confirm page);
+- ``describe_event(event, language, seat_names) -> str | None`` -- one sentence telling
+  what an event (as the reader may see it) was, for the history, stale pages and mail;
 - ``ARGUMENTS``, ``VALUES``, ``CONTEXT`` -- words for a decision's argument names, enum
   values and context keys on the page's forms (see :func:`table`);
 - ``outcome(result, language, seat_names) -> dict | None`` -- the "game has ended" panel
@@ -89,6 +91,19 @@ def table(game: Optional[str], name: str) -> dict:
     for terms in reversed(_games(game)):
         merged.update(getattr(terms, name, None) or {})
     return merged
+
+
+def describe_event(game: Optional[str], event: Mapping[str, Any], language: str,
+                   seat_names: Mapping[int, str]) -> Optional[str]:
+    """One sentence in ``language`` telling what ``event`` (as the reader may see it) was,
+    from the game's ``describe_event(event, language, seat_names)``; ``None`` when no
+    game names it."""
+    for terms in _games(game):
+        tell = getattr(terms, "describe_event", None)
+        text = tell(event, language, seat_names) if tell else None
+        if text:
+            return text
+    return None
 
 
 def needs_confirmation(game: Optional[str], command_type: str) -> bool:

@@ -60,3 +60,15 @@ def test_tables_merge_with_the_games_own_entries_first(fake_terms, monkeypatch):
     assert terms.table("spartacus", "VALUES") == {"close": "Close in", "far": "Keep away"}
     assert terms.table("spartacus_arena", "VALUES") == {"close": "Approach", "far": "Keep away"}
     assert terms.table("rom", "VALUES") == {}
+
+
+def test_events_are_told_in_the_games_words_and_capuas_own_events_by_capua(fake_terms, monkeypatch):
+    outer, inner = fake_terms
+    monkeypatch.setattr(inner, "describe_event", lambda event, language, names: f"{names[event['data']['seat']]} struck",
+                        raising=False)
+    event = {"type": "AttackResolved", "data": {"seat": 1}}
+    assert terms.describe_event("spartacus", event, "en", {1: "Bob"}) == "Bob struck"
+    assert i18n.describe_event("en", event, {1: "Bob"}, "UTC", "spartacus") == "Bob struck"
+    paused = {"type": "capua.GamePaused", "data": {"by_seat": 0}}
+    assert i18n.describe_event("en", paused, {0: "Ann"}, "UTC", "spartacus").startswith("Ann paused the game")
+    assert i18n.describe_event("en", event, {1: "Bob"}, "UTC", "rom") == "Bob: Attack resolved"
