@@ -480,3 +480,194 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
                  for s in seats],
     }
     return {"lines": lines, "table": table}
+
+
+# --------------------------------------------------------------------------- events
+
+#: event type (or ``type.variant``) -> sentences, the most detailed first: the first whose
+#: placeholders the event (as its reader sees it) can fill is told.
+EVENTS: dict[str, tuple[str, ...]] = {
+    'ChanceRequested': (N_('The game draws on chance.'),),
+    'ChanceResolved': (N_('Chance has decided.'),),
+    'IntrigueDeckShuffled': (N_('The intrigue deck was shuffled.'),),
+    'MarketDeckShuffled': (N_('The market deck was shuffled.'),),
+    'DrawsOwed': (N_('The dominae are owed intrigue cards.'),),
+    'IntrigueCardsDrawn': (N_('%(seat)s drew %(cards)s.'), N_('%(seat)s drew %(count)s intrigue cards.'), N_('%(seat)s drew intrigue cards.'),),
+    'DrawSkipped': (N_('%(seat)s could draw no intrigue card.'),),
+    'HouseOrderRolled': (N_('The dice were rolled for the choice of houses: %(first)s chooses first.'), N_('The dice were rolled for the choice of houses.'),),
+    'HouseChosen': (N_('%(seat)s chose %(house)s.'),),
+    'GameSetUp': (N_('The houses were set up: gold, influence and starting cards dealt.'),),
+    'NewRoundStarted': (N_('Round %(round)s began.'),),
+    'PhaseStarted': (N_('The %(phase)s phase began.'), N_('A new phase began.'),),
+    'PhaseEnded': (N_('The %(phase)s phase ended.'), N_('A phase ended.'),),
+    'StageChanged': (N_('The game moved on to its next step.'),),
+    'GameEnded': (N_('The game is over: %(winners)s won.'), N_('The game is over.'),),
+    'GoldGained': (N_('%(seat)s gained %(amount)s gold.'),),
+    'GoldPaid': (N_('%(seat)s paid %(amount)s gold.'),),
+    'GoldGiven': (N_('%(from)s gave %(amount)s gold to %(to)s.'),),
+    'InfluenceGained': (N_('%(seat)s gained %(amount)s influence.'),),
+    'InfluenceLost': (N_('%(seat)s lost %(amount)s influence.'),),
+    'CardsReadied': (N_('%(seat)s readied %(cards)s.'), N_('%(seat)s readied cards.'),),
+    'CardExhausted': (N_('%(seat)s exhausted %(card)s.'),),
+    'CardInjured': (N_('%(card)s of %(seat)s was injured.'),),
+    'HealingRolled': (N_('%(seat)s rolled %(roll)s to heal %(card)s.'),),
+    'CardHealed': (N_('%(card)s of %(seat)s healed.'),),
+    'PropertyDiscarded': (N_('%(seat)s discarded %(card)s.'),),
+    'PropertyGained': (N_('%(seat)s gained %(card)s.'),),
+    'PropertyTransferred': (N_('%(card)s passed from %(from)s to %(to)s.'), N_('A card changed hands.'),),
+    'FavourGained': (N_('%(card)s of %(seat)s gained a favour token.'),),
+    'ChampionCrowned': (N_('%(card)s of %(seat)s was crowned champion.'), N_('A champion was crowned.'),),
+    'GuardPlaced': (N_('%(seat)s placed a guard.'),),
+    'IntrigueCardSold': (N_('%(seat)s sold %(card)s for %(gold)s gold.'), N_('%(seat)s sold an intrigue card.'),),
+    'IntrigueCardDiscarded': (N_('%(seat)s discarded %(card)s.'), N_('%(seat)s discarded an intrigue card.'),),
+    'IntrigueTurnStarted': (N_('%(seat)s began an intrigue turn.'),),
+    'TurnStepTaken': (N_('%(seat)s acted in the intrigue turn.'),),
+    'HandLimitEnforced': (N_('%(seat)s had to cut the hand down to %(limit)s cards.'),),
+    'PhaseHandLimitEnforced': (N_('The hand limit was enforced.'),),
+    'IntrigueTurnEnded': (N_('%(seat)s ended the intrigue turn.'),),
+    'SchemeDiscountGranted': (N_('%(seat)s may pay %(amount)s gold less for schemes.'),),
+    'HandCardPeeked': (N_('%(seat)s looked at an intrigue card in another hand.'),),
+    'SupportRequested': (N_('%(seat)s asked for support for %(card)s.'), N_('%(seat)s asked for support for a scheme.'),),
+    'SupportAnswered.granted': (N_('%(by)s granted %(seat)s support.'),),
+    'SupportAnswered.refused': (N_('%(by)s refused %(seat)s support.'),),
+    'SupportFellShort': (N_('%(seat)s did not get enough support.'),),
+    'SchemePlayed': (N_('%(seat)s played the scheme %(card)s against %(target)s.'), N_('%(seat)s played the scheme %(card)s.'),),
+    'WindowOpened': (N_('The dominae may react.'),),
+    'ReactionPassed': (N_('%(seat)s did not react.'),),
+    'WindowClosed': (N_('No more reactions.'),),
+    'ReactionPlayed': (N_('%(seat)s played the reaction %(card)s.'),),
+    'GuardUsed': (N_('%(seat)s called on a guard.'),),
+    'GuardRolled': (N_("%(seat)s's guard rolled %(roll)s."),),
+    'GuardRerolled': (N_("%(seat)s's guard rerolled."),),
+    'SchemeFoiled': (N_('%(by)s foiled %(card)s of %(seat)s.'), N_('A scheme was foiled.'),),
+    'ReactionFoiled': (N_('A reaction was foiled.'),),
+    'SchemeFizzled': (N_('A scheme came to nothing.'),),
+    'EffectsStarted': (N_('%(card)s takes effect.'), N_('An effect takes hold.'),),
+    'EffectStepped': (N_('The effect went on.'),),
+    'EffectsFinished': (N_('%(card)s has taken its effect.'), N_('The effect is over.'),),
+    'PromptOpened': (N_('%(seat)s has a choice to make.'),),
+    'PromptAnswered': (N_('%(seat)s made a choice.'),),
+    'SealedOpened': (N_('The dominae choose in secret.'),),
+    'SealedAnswered': (N_('%(seat)s chose in secret.'),),
+    'SealedRevealed': (N_('The secret choices were revealed.'),),
+    'TradeProposed': (N_('%(from)s offered %(to)s a trade.'), N_('A trade was offered.'),),
+    'TradeAccepted': (N_('A trade was accepted.'),),
+    'TradeRejected': (N_('A trade was rejected.'),),
+    'TradeWithdrawn': (N_('A trade offer was withdrawn.'),),
+    'PropertySoldToBank': (N_('%(seat)s sold %(card)s to the bank.'), N_('%(seat)s sold a card to the bank.'),),
+    'GoldHidden': (N_('%(seat)s hid their gold for the auctions.'),),
+    'AuctionLotsLaid': (N_('%(count)s cards were laid out for auction.'),),
+    'LotRevealed': (N_('%(card)s is up for auction.'),),
+    'AuctionStarted': (N_('The auction for %(card)s began.'), N_('The auction for the host token began.'),),
+    'BidsRevealed': (N_('The bids were revealed.'),),
+    'AuctionTied': (N_('The highest bids are tied.'),),
+    'AuctionWon': (N_('%(seat)s won %(card)s for %(price)s gold.'), N_('%(seat)s won the auction.'),),
+    'AuctionFailed': (N_('No one bought %(card)s.'), N_('No one won the auction.'),),
+    'HostDiceRolled': (N_('The dice were rolled for the host token.'),),
+    'HostChosen': (N_('%(seat)s is the host of the games.'),),
+    'GoldRevealed': (N_('The hidden gold was revealed.'),),
+    'InvitationSent': (N_('%(host)s invited %(seat)s to the games.'), N_('%(seat)s was invited to the games.'),),
+    'InvitationDeclined': (N_('%(seat)s declined the invitation.'),),
+    'InvitationAccepted': (N_('%(seat)s accepted and sends %(fighter)s to the games.'), N_('%(seat)s accepted the invitation.'),),
+    'FighterReplaced': (N_('%(seat)s sent another fighter.'),),
+    'BetsRevealed': (N_('The bets were revealed.'),),
+    'FightOpened': (N_('The fight in the arena opened.'),),
+    'FightSettled': (N_('%(winner_card)s of %(winner_seat)s beat %(loser_card)s of %(loser_seat)s.'), N_('The fight was settled.'),),
+    'BetsSettled': (N_('The bets were paid out.'),),
+    'VerdictGiven.up': (N_("The host's verdict on %(card)s of %(seat)s: thumbs up."),),
+    'VerdictGiven.down': (N_("The host's verdict on %(card)s of %(seat)s: thumbs down."),),
+    'VerdictGiven': (N_('The host gave the verdict.'),),
+    'FighterDied': (N_('%(card)s of %(seat)s died.'),),
+    'HostHonoured': (N_('%(seat)s gained influence as the host.'),),
+    'TributePaid': (N_('The tribute was paid.'),),
+    'BetsWindowOpened': (N_('Bets may be placed.'),),
+    'ArenaClosed': (N_('The arena closed.'),),
+    'ArenaCancelled': (N_('The games were cancelled.'),),
+    'HouseAbilityUsed': (N_('%(seat)s used the house ability.'),),
+    'CardAbilityUsed': (N_('%(seat)s used %(card)s.'),),
+    'TournamentStarted': (N_('A tournament began.'),),
+    'TournamentRanked': (N_("The tournament's pairings were set."),),
+    'TournamentMatchStarted': (N_('A tournament match began: %(a)s against %(b)s.'), N_('A tournament match began.'),),
+    'TournamentFighterChosen': (N_('%(seat)s sends %(fighter)s to the tournament.'), N_('%(seat)s chose a fighter for the tournament.'),),
+    'TournamentMatchForfeited': (N_('A tournament match was forfeited.'),),
+    'TournamentNextRound': (N_('The tournament went on to its next round.'),),
+    'TournamentDiceRolled': (N_('The dice were rolled for the tournament.'),),
+}
+
+#: Phase names in event sentences (rulebook: Versorgung/Содержание, Intrige/Интриги, Markt/Рынок, Arena/Арена).
+PHASES: dict[str, str] = {
+    "upkeep": N_("Upkeep"), "upkeep_heal": N_("Healing"), "upkeep_accounts": N_("Accounts"),
+    "intrigue": N_("Intrigue"), "market": N_("Market"), "arena": N_("Arena"), "tournament": N_("Tournament"),
+}
+
+_SEAT_KEYS = ("seat", "target", "from", "to", "by", "first", "host", "winner_seat", "loser_seat")
+_CARD_KEYS = ("card", "fighter", "winner_card", "loser_card")
+_NUMBER_KEYS = ("amount", "price", "round", "limit", "gold", "roll", "count")
+
+
+def _is_seat(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def event_params(data: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> dict[str, str]:
+    """The words an event's data can fill in: seats by name, cards and houses by the rulebook's
+    names, phases by their words.  Only what ``data`` carries: nothing is guessed."""
+    _ = translator(language)
+    out: dict[str, str] = {}
+    for key in _SEAT_KEYS:
+        if _is_seat(data.get(key)):
+            out[key] = seat_name(seat_names, data[key], language)
+    for key in _CARD_KEYS:
+        if isinstance(data.get(key), str) and data[key]:
+            out[key] = _name(data[key], language, {})
+    for key in _NUMBER_KEYS:
+        if isinstance(data.get(key), (int, float)) and not isinstance(data.get(key), bool):
+            out[key] = str(data[key])
+    cards = data.get("cards")
+    if isinstance(cards, (list, tuple)) and cards and all(isinstance(c, str) for c in cards):
+        out["cards"] = ", ".join(_name(c, language, {}) for c in cards)
+    if data.get("house"):
+        out["house"] = house_names(data["house"], language)[0]
+    phase = PHASES.get(str(data.get("phase")))
+    if phase:
+        out["phase"] = _(phase)
+    winners = data.get("winners")
+    if isinstance(winners, (list, tuple)) and winners and all(_is_seat(w) for w in winners):
+        out["winners"] = ", ".join(seat_name(seat_names, w, language) for w in winners)
+    seats = data.get("seats")
+    if isinstance(seats, (list, tuple)) and len(seats) == 2 and all(_is_seat(s) for s in seats):
+        out["a"], out["b"] = (seat_name(seat_names, s, language) for s in seats)
+    return out
+
+
+def _variant(event_type: str, data: Mapping[str, Any]) -> Optional[str]:
+    if event_type == "VerdictGiven" and data.get("thumbs") in ("up", "down"):
+        return f"VerdictGiven.{data['thumbs']}"
+    if event_type == "SupportAnswered" and isinstance(data.get("granted"), bool):
+        return "SupportAnswered.granted" if data["granted"] else "SupportAnswered.refused"
+    return None
+
+
+def tell(sentences: Any, params: Mapping[str, str], language: str) -> Optional[str]:
+    """The first of ``sentences`` whose placeholders ``params`` can all fill, translated."""
+    import re
+
+    for sentence in sentences:
+        if all(name in params for name in re.findall(r"%\((\w+)\)s", sentence)):
+            return translator(language)(sentence, **params)
+    return None
+
+
+def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> Optional[str]:
+    """One sentence telling a Spartacus event as its reader sees it (``None``: not one of
+    the game's own; the arena's words tell the fights)."""
+    event_type = str(event.get("type", ""))
+    data = event.get("data") or {}
+    if not isinstance(data, Mapping):
+        data = {}
+    variant = _variant(event_type, data)
+    sentences = EVENTS.get(variant, ()) if variant else ()
+    sentences = tuple(sentences) + tuple(EVENTS.get(event_type, ()))
+    if not sentences:
+        return None
+    return tell(sentences, event_params(data, language, seat_names), language)

@@ -137,3 +137,81 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
         lines.append(_("Fatigue decided the fight: both fighters lost dice every round until %(fighter)s gave out.",
                        fighter=loser))
     return {"lines": lines, "table": None}
+
+
+# --------------------------------------------------------------------------- events
+
+#: fight event type (or ``type.variant``) -> sentences, the most detailed first: the first
+#: whose placeholders the event (as its reader sees it) can fill is told.
+EVENTS: dict[str, tuple[str, ...]] = {
+    'FightBegan': (N_('%(a)s faces %(b)s in the arena.'), N_('The fight began.'),),
+    'RoundStarted': (N_('Fight round %(round)s began.'),),
+    'NetDeclared': (N_('%(fighter)s decided in secret whether to throw the net.'),),
+    'NetsRevealed': (N_('The nets were revealed: %(winner)s wins the initiative.'), N_('The nets were revealed.'),),
+    'InitiativeRolled': (N_('The dice were rolled for the initiative.'),),
+    'RerollChosen': (N_('%(fighter)s chose in secret which dice to reroll.'),),
+    'RerollsRevealed': (N_('The rerolls were revealed.'),),
+    'DiceRerolled': (N_('Dice were rerolled.'),),
+    'InitiativeDecided': (N_('%(winner)s won the initiative.'), N_('The initiative was decided.'),),
+    'InitiativeTied': (N_('The initiative is tied: the dice are rolled again.'),),
+    'OrderChosen.first': (N_('%(fighter)s chose to move first.'),),
+    'OrderChosen.second': (N_('%(fighter)s chose to move second.'),),
+    'OrderChosen': (N_('The order of the turns was chosen.'),),
+    'FighterMoved': (N_('%(fighter)s moved.'),),
+    'AttackDeclared': (N_('%(fighter)s attacks %(target)s.'), N_('%(fighter)s attacks.'),),
+    'AttackRolled': (N_('The dice were rolled for the attack.'),),
+    'AttackResolved': (N_('The attack of %(fighter)s scored %(hits)s hits.'), N_('The attack was resolved.'),),
+    'WoundsTaken': (N_('%(fighter)s took %(count)s wounds.'), N_('%(fighter)s took wounds.'),),
+    'TurnEnded': (N_('%(fighter)s ended the turn.'),),
+    'FatigueStruck': (N_('Fatigue struck the fighters.'),),
+    'RoundEnded': (N_('Fight round %(round)s ended.'),),
+    'FightEnded': (N_('%(winner_card)s of %(winner_seat)s won the fight against %(loser_card)s of %(loser_seat)s.'), N_('The fight ended.'),),
+    'FightPlanSet': (N_('%(fighter)s set a fight plan.'),),
+}
+SIDE = N_("Fighter %(n)s")
+
+
+def _side(value: Any, language: str) -> Optional[str]:
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return i18n.translator(language)(SIDE, n=value + 1)
+    return None
+
+
+def _fighter_name(card: Any, language: str) -> str:
+    return card_name(str(card), language) or _english_card_name(str(card))
+
+
+def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> Optional[str]:
+    """One sentence telling a fight event as its reader sees it (a secret net or reroll
+    shows only who chose; ``None``: not a fight event)."""
+    from service.terms import spartacus
+
+    event_type = str(event.get("type", ""))
+    data = event.get("data") or {}
+    if not isinstance(data, Mapping):
+        data = {}
+    sentences: tuple = ()
+    if event_type == "OrderChosen" and isinstance(data.get("first"), bool):
+        sentences = EVENTS["OrderChosen.first" if data["first"] else "OrderChosen.second"]
+    sentences = tuple(sentences) + tuple(EVENTS.get(event_type, ()))
+    if not sentences:
+        return None
+    params = {k: v for k, v in spartacus.event_params(data, language, seat_names).items()
+              if k in ("round", "count", "winner_seat", "loser_seat", "winner_card", "loser_card")}
+    seat = data.get("seat")
+    fighter = (seat_name(seat_names, seat, language) if isinstance(seat, int) and not isinstance(seat, bool)
+               and seat >= 0 else _side(data.get("side", data.get("attacker")), language))
+    if fighter:
+        params["fighter"] = fighter
+    for key in ("target", "winner"):
+        side = _side(data.get(key), language)
+        if side:
+            params[key] = side
+    if isinstance(data.get("hits"), int):
+        params["hits"] = str(data["hits"])
+    sides = data.get("sides")
+    if isinstance(sides, (list, tuple)) and len(sides) == 2 and all(isinstance(s, Mapping) for s in sides):
+        names = [_fighter_name(s.get("copy") or s.get("card"), language) for s in sides]
+        if all(names):
+            params["a"], params["b"] = names
+    return spartacus.tell(sentences, params, language)
