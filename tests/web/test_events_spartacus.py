@@ -1,0 +1,165 @@
+"""Spartacus and arena events told in one sentence each, in every language, from what each
+reader may see: a whole game and a whole duel played by bots, every event through every
+seat's and a spectator's eyes."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from babel.support import NullTranslations
+
+from engine import registry
+from engine.core.playout import play_out
+from service import i18n, terms
+from service.terms import spartacus as spartacus_terms
+
+PENDING = Path(__file__).resolve().parents[2] / "translations" / "pending" / "events-spartacus.json"
+LANGUAGES = ("en", "de", "ru")
+NAMES = {0: "Ann", 1: "Bob", 2: "Cai"}
+CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]+\b")
+
+
+class _Overlay(NullTranslations):
+    """The real catalogue of a language with the pending translations laid over it."""
+
+    def __init__(self, language: str, real: NullTranslations, pending: dict) -> None:
+        super().__init__()
+        self.language, self.real, self.pending = language, real, pending
+
+    def gettext(self, message: str) -> str:
+        words = self.pending.get(message, {}).get(self.language)
+        return words if words else self.real.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.real.ngettext(singular, plural, n)
+
+
+@pytest.fixture
+def pending_translations(monkeypatch):
+    pending = json.loads(PENDING.read_text(encoding="utf-8"))
+    real = i18n.translations
+    overlays = {lang: _Overlay(lang, real(lang), pending) for lang in LANGUAGES}
+    monkeypatch.setattr(i18n, "translations", lambda language: overlays.get(language) or real(language))
+    return pending
+
+
+def _card_names(card: str) -> set[str]:
+    names = {spartacus_terms.english_name(card)}
+    for lang in ("de", "ru"):
+        name = spartacus_terms.card_name(card, lang)
+        if name:
+            names.add(name)
+    return names
+
+
+def _play(game: str, seats: int, options: dict, seed: int):
+    """Every event with the hands of each seat just before and after it."""
+    rules = registry.get(game)
+    state = rules.initial_state(seats, options)
+    steps = []
+    hands = {"before": _hands(state)}
+
+    def on_step(after, command, events):
+        now = _hands(after)
+        for event in events:
+            steps.append((event, {s: hands["before"].get(s, ()) + now.get(s, ()) for s in range(seats)}))
+        hands["before"] = now
+
+    play_out(rules, state, random.Random(seed), on_step=on_step)
+    return rules, steps
+
+
+def _hands(state) -> dict[int, tuple]:
+    players = getattr(state, "players", None) or ()
+    return {i: tuple(getattr(p, "hand", ())) for i, p in enumerate(players)}
+
+
+def _sentence_words() -> str:
+    """All the sentences' own words: a card named like a rules term ("Guard", "Wache") is
+    no secret when the sentence itself says it."""
+    pending = json.loads(PENDING.read_text(encoding="utf-8"))
+    return "\n".join([*pending, *(w for t in pending.values() for w in t.values())])
+
+
+def _check(game: str, seats: int, options: dict, seed: int) -> set[str]:
+    words = _sentence_words()
+    rules, steps = _play(game, seats, options, seed)
+    seen = set()
+    for event, hands in steps:
+        for viewer in (*range(seats), None):
+            shown = rules.visible(event, viewer)
+            if shown is None:
+                continue
+            seen.add(shown["type"])
+            public = set(re.findall(r'"([a-z0-9_\-]+#\d+)"', json.dumps(shown.get("data"))))
+            hidden = set()
+            if viewer is not None:
+                for seat, hand in hands.items():
+                    if seat != viewer:
+                        for card in hand:
+                            if card not in public:
+                                hidden |= _card_names(card)
+                hidden -= {n for card in public for n in _card_names(card)}
+                hidden = {n for n in hidden if not re.search(rf"\b{re.escape(n)}\b", words)}
+            shown_names = sorted({n for card in public for n in _card_names(card)}, key=len, reverse=True)
+            english = None
+            for lang in LANGUAGES:
+                ours = terms.describe_event(game, shown, lang, NAMES)
+                assert ours, (shown, lang)
+                text = i18n.describe_event(lang, shown, NAMES, "UTC", game)
+                assert text == ours
+                assert "%(" not in text and not CAMEL.search(text), (shown, lang, text)
+                bare = text
+                for name in shown_names:  # a public card's name may hold a hidden one ("Guard")
+                    bare = bare.replace(name, "")
+                for name in hidden:
+                    assert not re.search(rf"\b{re.escape(name)}\b", bare), (viewer, shown, lang, text, name)
+                if lang == "en":
+                    english = text
+                else:
+                    assert text != english, (shown, lang, text)
+    return seen
+
+
+def test_every_event_of_a_spartacus_game_is_told_in_every_language(pending_translations):
+    seen = set()
+    for seed in (1, 2):
+        seen |= _check("spartacus", 3, {"max_rounds": 2}, seed)
+    assert {"GameEnded", "FightBegan", "AuctionWon", "SchemePlayed"} <= seen
+
+
+def test_every_event_of_an_arena_duel_is_told_in_every_language(pending_translations):
+    seen = set()
+    for seed in (1, 2, 3):
+        seen |= _check("spartacus_arena", 2, {}, seed)
+    assert {"FightBegan", "FightEnded", "AttackResolved"} <= seen
+
+
+def test_every_sentence_has_its_translations(pending_translations):
+    from service.terms import spartacus_arena
+
+    sentences = [s for table in (spartacus_terms.EVENTS, spartacus_arena.EVENTS) for row in table.values()
+                 for s in row]
+    sentences += list(spartacus_terms.PHASES.values()) + [spartacus_arena.SIDE]
+    for sentence in sentences:
+        for lang in ("de", "ru"):
+            words = i18n.translator(lang)(sentence)
+            assert words != sentence or sentence in ("Arena",), (lang, sentence)
+            assert sorted(re.findall(r"%\((\w+)\)s", words)) == sorted(re.findall(r"%\((\w+)\)s", sentence))
+
+
+def test_an_event_type_the_engine_emits_has_a_sentence():
+    from service.terms import spartacus_arena
+
+    root = Path(__file__).resolve().parents[2] / "engine" / "spartacus"
+    emitted = set()
+    for path in root.rglob("*.py"):
+        emitted |= set(re.findall(r'(?:emit|record)\(\s*"([A-Z][A-Za-z]+)"', path.read_text(encoding="utf-8")))
+        emitted |= set(re.findall(r'@on\("([A-Z][A-Za-z]+)"\)', path.read_text(encoding="utf-8")))
+        emitted |= set(re.findall(r'_folds\("([A-Z][A-Za-z]+)"', path.read_text(encoding="utf-8")))
+    told = {t.split(".")[0] for t in (*spartacus_terms.EVENTS, *spartacus_arena.EVENTS)}
+    assert emitted and emitted <= told, sorted(emitted - told)
