@@ -144,7 +144,8 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
 #: fight event type (or ``type.variant``) -> sentences, the most detailed first: the first
 #: whose placeholders the event (as its reader sees it) can fill is told.
 EVENTS: dict[str, tuple[str, ...]] = {
-    'FightBegan': (N_('%(a)s faces %(b)s in the arena.'), N_('The fight began.'),),
+    'FightBegan': (N_('Fighter 1, %(a)s of %(seat_a)s, faces fighter 2, %(b)s of %(seat_b)s, in the arena.'),
+                   N_('%(a)s faces %(b)s in the arena.'), N_('The fight began.'),),
     'RoundStarted': (N_('Fight round %(round)s began.'),),
     'NetDeclared': (N_('%(fighter)s decided in secret whether to throw the net.'),),
     'NetsRevealed': (N_('The nets were revealed: %(winner)s wins the initiative.'), N_('The nets were revealed.'),),
@@ -161,7 +162,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
     'AttackDeclared': (N_('%(fighter)s attacks %(target)s.'), N_('%(fighter)s attacks.'),),
     'AttackRolled': (N_('The dice were rolled for the attack.'),),
     'AttackResolved': (N_('The attack of %(fighter)s scored %(hits)s hits.'), N_('The attack was resolved.'),),
-    'WoundsTaken': (N_('%(fighter)s took %(count)s wounds.'), N_('%(fighter)s took wounds.'),),
+    'WoundsTaken': (N_('%(fighter)s lost %(count)s dice to wounds.'), N_('%(fighter)s took wounds.'),),
     'TurnEnded': (N_('%(fighter)s ended the turn.'),),
     'FatigueStruck': (N_('Fatigue struck the fighters.'),),
     'RoundEnded': (N_('Fight round %(round)s ended.'),),
@@ -199,8 +200,9 @@ def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[
     params = {k: v for k, v in spartacus.event_params(data, language, seat_names).items()
               if k in ("round", "count", "winner_seat", "loser_seat", "winner_card", "loser_card")}
     seat = data.get("seat")
-    fighter = (seat_name(seat_names, seat, language) if isinstance(seat, int) and not isinstance(seat, bool)
-               and seat >= 0 else _side(data.get("side", data.get("attacker")), language))
+    fighter = _side(data.get("side", data.get("attacker")), language) or (
+        seat_name(seat_names, seat, language) if isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0
+        else None)
     if fighter:
         params["fighter"] = fighter
     for key in ("target", "winner"):
@@ -214,4 +216,7 @@ def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[
         names = [_fighter_name(s.get("copy") or s.get("card"), language) for s in sides]
         if all(names):
             params["a"], params["b"] = names
+        seats = [s.get("seat") for s in sides]
+        if all(isinstance(s, int) and not isinstance(s, bool) for s in seats):
+            params["seat_a"], params["seat_b"] = (seat_name(seat_names, s, language) for s in seats)
     return spartacus.tell(sentences, params, language)
