@@ -594,9 +594,8 @@ EVENTS: dict[str, tuple[str, ...]] = {
     'TournamentDiceRolled': (N_('The dice were rolled for the tournament.'),),
 }
 
-#: Phase names in event sentences (rulebook: Versorgung/Содержание, Intrige/Интриги, Markt/Рынок, Arena/Арена).
+#: Phase names in event sentences (the catalogues' words: Intrige/Интриги, Markt/Рынок, Arena/Арена).
 PHASES: dict[str, str] = {
-    "upkeep": N_("Upkeep"), "upkeep_heal": N_("Healing"), "upkeep_accounts": N_("Accounts"),
     "intrigue": N_("Intrigue"), "market": N_("Market"), "arena": N_("Arena"), "tournament": N_("Tournament"),
 }
 
