@@ -559,11 +559,11 @@ EVENTS: dict[str, tuple[str, ...]] = {
     'AuctionLotsLaid': (N_('Cards laid out for auction: %(count)s.'),),
     'LotRevealed': (N_('%(card)s is up for auction.'),),
     'AuctionStarted': (N_('The auction for %(card)s began.'), N_('The auction for the host token began.'),),
-    'BidsRevealed': (N_('The bids were revealed.'),),
-    'AuctionTied': (N_('The highest bids are tied.'),),
+    'BidsRevealed': (N_('The bids were revealed: %(bids)s.'), N_('The bids were revealed.'),),
+    'AuctionTied': (N_('The highest bids are tied: %(tied)s.'), N_('The highest bids are tied.'),),
     'AuctionWon': (N_('%(seat)s won %(card)s for %(price)s gold.'), N_('%(seat)s won the auction.'),),
     'AuctionFailed': (N_('No one bought %(card)s.'), N_('No one won the auction.'),),
-    'HostDiceRolled': (N_('The dice were rolled for the host token.'),),
+    'HostDiceRolled': (N_('The dice were rolled for the host token: %(rolls)s.'), N_('The dice were rolled for the host token.'),),
     'HostChosen': (N_('%(seat)s is the host of the games.'),),
     'GoldRevealed': (N_('The hidden gold was revealed.'),),
     'InvitationSent': (N_('%(host)s invited %(seat)s to the games.'), N_('%(seat)s was invited to the games.'),),
@@ -633,10 +633,23 @@ def event_params(data: Mapping[str, Any], language: str, seat_names: Mapping[int
     winners = data.get("winners")
     if isinstance(winners, (list, tuple)) and winners and all(_is_seat(w) for w in winners):
         out["winners"] = ", ".join(seat_name(seat_names, w, language) for w in winners)
+    for key in ("bids", "rolls"):
+        values = data.get(key)
+        if isinstance(values, Mapping) and values and all(
+                str(k).isdigit() and isinstance(v, int) and not isinstance(v, bool) for k, v in values.items()):
+            out[key] = ", ".join(f"{seat_name(seat_names, int(k), language)} {v}"
+                                 for k, v in sorted(values.items(), key=lambda kv: int(kv[0])))
     seats = data.get("seats")
+    if event_type_tied(data) and all(_is_seat(x) for x in seats):
+        out["tied"] = ", ".join(seat_name(seat_names, x, language) for x in seats)
     if isinstance(seats, (list, tuple)) and len(seats) == 2 and all(_is_seat(s) for s in seats):
         out["a"], out["b"] = (seat_name(seat_names, s, language) for s in seats)
     return out
+
+
+def event_type_tied(data: Mapping[str, Any]) -> bool:
+    """Whether ``data`` names tied seats (an auction's tie: ``seats`` and their ``stakes``)."""
+    return isinstance(data.get("seats"), (list, tuple)) and len(data["seats"]) >= 2 and "stakes" in data
 
 
 def _variant(event_type: str, data: Mapping[str, Any]) -> Optional[str]:
