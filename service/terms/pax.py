@@ -182,7 +182,7 @@ EVENT_SENTENCES: dict[str, str] = {
     "TurnStarted": N_("%(player)s began a turn."),
     "DeckExhaustedAureiTaken": N_("%(player)s took aurei because the deck is empty."),
     "DeckExhaustedAureiTaken.aurei": N_("%(player)s took %(aurei)s aurei because the deck is empty."),
-    "RomePeeked": N_("%(player)s looked at Rome's hidden cards instead of drawing."),
+    "RomePeeked": N_("%(player)s looked at the hidden cards of Rome instead of drawing."),
     "CardsDrawn": N_("%(player)s drew cards: %(count)s."),
     "CardAssigned.hand": N_("%(player)s took a drawn card into the hand."),
     "CardAssigned.hand.card": N_("%(player)s took %(card)s into the hand."),
