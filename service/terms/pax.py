@@ -163,3 +163,143 @@ def _solo_outcome(detail: Mapping[str, Any], language: str, seat_names: Mapping[
                   "cells": [name, str(len(laid)), ", ".join(stronger) or "0"]}],
     }
     return {"lines": lines, "table": table}
+
+
+# --------------------------------------------------------------------------- events in one sentence
+
+#: Every event PAX records (engine/pax/events.py), told from what the reader may see of
+#: it (engine/pax/views.py ``visible``): a field another seat's secret hides is used only
+#: where the reader's view carries it.
+EVENT_SENTENCES: dict[str, str] = {
+    "GameSetUp": N_("The game was set up: %(player)s starts and every player has %(aurei)s aurei."),
+    "RomeDealt": N_("Rome was dealt its cards: %(open)s open, %(hidden)s hidden."),
+    "StartCardsDrawn": N_("%(player)s drew start cards: %(count)s."),
+    "StartCardChosen": N_("%(player)s chose a start card."),
+    "StartCardChosen.card": N_("%(player)s chose %(card)s as the start card."),
+    "StartCardsKept": N_("Every player kept a start card and pushed the others under the deck."),
+    "LegionsRefilled": N_("The empty legions were filled; cards laid: %(count)s."),
+    "RoundStarted": N_("Round %(round)s began with %(player)s."),
+    "TurnStarted": N_("%(player)s began a turn."),
+    "DeckExhaustedAureiTaken": N_("%(player)s took aurei because the deck is empty."),
+    "DeckExhaustedAureiTaken.aurei": N_("%(player)s took %(aurei)s aurei because the deck is empty."),
+    "RomePeeked": N_("%(player)s looked at the hidden cards of Rome instead of drawing."),
+    "CardsDrawn": N_("%(player)s drew cards: %(count)s."),
+    "CardAssigned.hand": N_("%(player)s took a drawn card into the hand."),
+    "CardAssigned.hand.card": N_("%(player)s took %(card)s into the hand."),
+    "CardAssigned.legion": N_("%(player)s put %(card)s under legion %(legion)s."),
+    "CardAssigned.deck": N_("%(player)s pushed a drawn card under the deck."),
+    "CardAssigned.deck.card": N_("%(player)s pushed %(card)s under the deck."),
+    "LegionBought": N_("%(player)s bought legion %(legion)s: %(cards)s."),
+    "LegionBought.price": N_("%(player)s bought legion %(legion)s for %(price)s aurei: %(cards)s."),
+    "PurchaseSkipped": N_("%(player)s bought no legion."),
+    "CardLaid": N_("%(player)s laid %(card)s."),
+    "CardLaid.cost": N_("%(player)s laid %(card)s for %(cost)s aurei."),
+    "CardLaid.interrupt": N_("%(player)s answered the senator by laying %(card)s."),
+    "PrimusConspiratusMoved": N_("%(player)s is now Primus conspiratus."),
+    "PrimusConspiratusMoved.nobody": N_("Nobody is Primus conspiratus any more."),
+    "IncomeTaken": N_("%(player)s took the income."),
+    "IncomeTaken.aurei": N_("%(player)s took an income of %(aurei)s aurei."),
+    "TurnEnded": N_("%(player)s ended the turn."),
+    "InterruptOpened": N_("%(player)s laid a senator: the other players may answer by laying a card."),
+    "InterruptPassed": N_("%(player)s did not answer the senator."),
+    "InterruptClosed": N_("Everyone has answered the senator; %(player)s goes on."),
+    "LegionCleared": N_("Legion %(legion)s went to Rome: %(cards)s."),
+    "LegionCleared.empty": N_("Legion %(legion)s went to Rome."),
+    "RoundEnded": N_("Round %(round)s ended."),
+    "GameEnded": N_("The game has ended."),
+}
+
+
+def _event_data(event: Mapping[str, Any]) -> dict:
+    """The event's fields as the reader may see them, whether the view nests them
+    (``{"type", "data": {...}}``) or lays them beside the type."""
+    data = event.get("data")
+    if not isinstance(data, Mapping):
+        data = {k: v for k, v in event.items() if k not in ("seq", "at", "version")}
+    data = dict(data)
+    inner = data.get("data")
+    if isinstance(inner, Mapping) and "type" in data:
+        data = dict(inner)
+    return data
+
+
+def _card_words(card: Any, language: str) -> Optional[str]:
+    if isinstance(card, Mapping):
+        name = card_name(str(card.get("id", "")), language)
+        if name is None and card.get("category"):
+            name = display_name(str(card["category"]), card.get("name"), language)
+        return name or (str(card["id"]) if card.get("id") else None)
+    if isinstance(card, str) and card:
+        return card_name(card, language) or card
+    return None
+
+
+def _cards_words(cards: Any, language: str) -> str:
+    if not isinstance(cards, list):
+        return ""
+    return ", ".join(w for w in (_card_words(c, language) for c in cards) if w)
+
+
+def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> Optional[str]:
+    """One sentence telling what a PAX event, as the reader may see it, was."""
+    _ = translator(language)
+    etype = str(event.get("type", ""))
+    d = _event_data(event)
+
+    def say(key: str, **params: Any) -> str:
+        return _(EVENT_SENTENCES[key], **params)
+
+    player = seat_name(seat_names, d.get("seat"), language) if d.get("seat") is not None else ""
+    if etype == "GameSetUp":
+        return say(etype, player=seat_name(seat_names, d.get("start_seat"), language), aurei=d.get("start_aurei", "?"))
+    if etype == "RomeDealt":
+        hidden = d.get("hidden_count", len(d.get("hidden") or []))
+        return say(etype, open=len(d.get("open") or []), hidden=hidden)
+    if etype in ("StartCardsDrawn", "CardsDrawn"):
+        count = d.get("count", len(d.get("cards") or []))
+        return say(etype, player=player, count=count)
+    if etype == "StartCardChosen":
+        card = _card_words(d.get("card"), language)
+        return say("StartCardChosen.card", player=player, card=card) if card else say(etype, player=player)
+    if etype == "LegionsRefilled":
+        return say(etype, count=len(d.get("cards") or []))
+    if etype == "RoundStarted":
+        return say(etype, round=d.get("round", "?"), player=seat_name(seat_names, d.get("start_seat"), language))
+    if etype in ("DeckExhaustedAureiTaken", "IncomeTaken"):
+        if d.get("aurei") is not None:
+            return say(etype + ".aurei", player=player, aurei=d["aurei"])
+        return say(etype, player=player)
+    if etype == "CardAssigned":
+        to = d.get("to") if d.get("to") in ("hand", "legion", "deck") else "deck"
+        card = _card_words(d.get("card"), language)
+        if to == "legion":
+            return say("CardAssigned.legion", player=player, card=card or "?", legion=d.get("legion", "?"))
+        return say(f"CardAssigned.{to}.card", player=player, card=card) if card else say(f"CardAssigned.{to}", player=player)
+    if etype == "LegionBought":
+        cards = _cards_words(d.get("cards"), language)
+        if d.get("price") is not None:
+            return say("LegionBought.price", player=player, legion=d.get("legion", "?"), price=d["price"], cards=cards)
+        return say(etype, player=player, legion=d.get("legion", "?"), cards=cards)
+    if etype == "CardLaid":
+        card = _card_words(d.get("card"), language) or "?"
+        if d.get("during") == "interrupt":
+            return say("CardLaid.interrupt", player=player, card=card)
+        if d.get("cost") is not None:
+            return say("CardLaid.cost", player=player, card=card, cost=d["cost"])
+        return say(etype, player=player, card=card)
+    if etype == "PrimusConspiratusMoved":
+        if d.get("to") is None:
+            return say("PrimusConspiratusMoved.nobody")
+        return say(etype, player=seat_name(seat_names, d["to"], language))
+    if etype == "LegionCleared":
+        cards = _cards_words(d.get("cards"), language)
+        return say(etype, legion=d.get("legion", "?"), cards=cards) if cards else \
+            say("LegionCleared.empty", legion=d.get("legion", "?"))
+    if etype == "RoundEnded":
+        return say(etype, round=d.get("round", "?"))
+    if etype == "GameEnded":
+        reason = END_REASONS.get(str(d.get("reason")))
+        return _(reason) if reason else say(etype)
+    if etype in EVENT_SENTENCES:
+        return say(etype, player=player or _("Seat %(n)s", n="?"))
+    return None

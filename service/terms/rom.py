@@ -451,3 +451,173 @@ def _scorings(history: Any, language: str) -> list[str]:
     if final:
         lines.append(_("The final scoring of senate cards and regions came after round %(round)s.", round=final[-1]))
     return lines
+
+
+# --------------------------------------------------------------------------- events in one sentence
+
+#: The forum's goods, by the engine's resource ids.
+RESOURCE_NAMES: dict[str, str] = {"olive": N_("Olives"), "wine": N_("Wine"), "jewel": N_("Jewels")}
+
+#: Every event Rom records (engine/rom/events.py ``EVENT_TYPES``), told from what the
+#: reader may see of it (engine/rom/views.py ``visible``: deck orders are counts, a card
+#: bought from the deck and a face-down arena set are shown to their owner only).
+EVENT_SENTENCES: dict[str, str] = {
+    "DecksShuffled": N_("The province, senate and arena decks were shuffled."),
+    "CardsLaidOut": N_("Round %(round)s: new provinces, senate cards and arena cards were laid out."),
+    "PowerDiceRolled": N_("Round %(round)s: the power dice were rolled (%(dice)s)."),
+    "SenateCardActivated": N_("%(player)s activated %(card)s."),
+    "OrderSumAdjusted": N_("%(player)s changed the turn-order sum of %(target)s by %(amount)s with %(card)s."),
+    "OrderCardsFinished": N_("%(player)s is done with cards for the turn order."),
+    "TurnOrderDetermined": N_("Round %(round)s: the turn order is %(order)s."),
+    "PowerDiePlaced": N_("%(player)s placed %(die)s."),
+    "PlacementPassed": N_("%(player)s passed."),
+    "PlacementPassed.dice": N_("%(player)s passed and gave up the dice %(dice)s."),
+    "TurnEnded": N_("%(player)s ended the turn."),
+    "PowerDieChanged": N_("%(player)s turned a %(old)s into a %(new)s with %(card)s."),
+    "RerollStarted": N_("%(player)s may reroll with %(card)s."),
+    "PowerDiceRerolled": N_("%(player)s rerolled %(old)s and got %(new)s."),
+    "RerollDeclined": N_("%(player)s did not reroll again with %(card)s."),
+    "PlacedDieLowered": N_("%(player)s lowered a placed die with %(card)s (%(track)s)."),
+    "TrackBonusGained": N_("%(player)s gained a bonus of %(amount)s with %(card)s (%(track)s)."),
+    "ResourceStolen": N_("%(player)s stole %(lost)s from %(target)s with %(card)s (%(resource)s)."),
+    "SenateCardDiscarded": N_("%(player)s discarded %(card)s."),
+    "ProvinceDiscarded": N_("%(player)s removed the province %(province)s from the game with %(card)s."),
+    "PlacementFinished": N_("Round %(round)s: every power die is placed."),
+    "ProvincesConquered": N_("%(player)s conquered %(cards)s with a strength of %(strength)s."),
+    "ProvincesConquered.none": N_("%(player)s conquered no province (strength %(strength)s)."),
+    "SenateCardsTaken": N_("%(player)s took the senate cards %(cards)s."),
+    "SenateCardsTaken.none": N_("%(player)s took no senate card."),
+    "ArenaCardBought": N_("%(player)s bought %(card)s for %(cost)s."),
+    "HiddenArenaCardBought": N_("%(player)s bought a face-down arena card for %(cost)s."),
+    "HiddenArenaCardBought.card": N_("%(player)s bought %(card)s face down from the arena deck for %(cost)s."),
+    "BlackMarketLeft": N_("%(player)s left the black market having spent %(spent)s."),
+    "ResolutionFinished": N_("Round %(round)s: the tracks are resolved."),
+    "ForumMarkerAdvanced": N_("%(player)s moved forward %(steps)s on the forum (%(resource)s) with %(card)s."),
+    "ForumScored": N_("Round %(round)s: the forum was scored (%(points)s)."),
+    "ArenaSetSubmitted": N_("%(player)s put forward an arena set face down."),
+    "ArenaSetSubmitted.cards": N_("%(player)s put forward the arena set %(cards)s."),
+    "ArenaSetsRevealed": N_("Round %(round)s: the arena sets were revealed (%(points)s)."),
+    "ArenaSetsRevealed.none": N_("Round %(round)s: nobody fought in the arena."),
+    "RoundCleanedUp": N_("Round %(round)s is over; the cards left on the table were removed."),
+    "SenateCardsScored": N_("The senate cards were scored (%(points)s)."),
+    "RegionsScored": N_("The regions were scored (%(points)s)."),
+    "GameEnded": N_("The game has ended: %(winners)s won."),
+}
+
+
+def _event_data(event: Mapping[str, Any]) -> dict:
+    """The event's fields as the reader may see them: Rom's view nests them
+    (``{"type", "version", "data": {...}}``) inside the stream's ``data``."""
+    data = event.get("data")
+    data = dict(data) if isinstance(data, Mapping) else {}
+    inner = data.get("data")
+    if isinstance(inner, Mapping) and "type" in data:
+        data = dict(inner)
+    return data
+
+
+def _by_seat(values: Any, seat_names: Mapping[int, str], language: str, show=str) -> str:
+    """``Ann 3, Bob 5``: a seat-keyed mapping in seat order."""
+    if not isinstance(values, Mapping):
+        return ""
+    seats = sorted(values, key=lambda s: int(s) if str(s).lstrip("-").isdigit() else 99)
+    return "; ".join(f"{seat_name(seat_names, s, language)}: {show(values[s])}" for s in seats)
+
+
+def _points(by_kind: Any, seat_names: Mapping[int, str], language: str) -> str:
+    """The points per seat of a scoring, summed over its kinds (goods, regions, cards)."""
+    total: dict[int, int] = {}
+    for points in (by_kind.values() if isinstance(by_kind, Mapping) else ()):
+        for seat, vp in (points.items() if isinstance(points, Mapping) else ()):
+            if isinstance(vp, int) and str(seat).isdigit():
+                total[int(seat)] = total.get(int(seat), 0) + vp
+    return _by_seat(total, seat_names, language)
+
+
+def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> Optional[str]:
+    """One sentence telling what a Rom event, as the reader may see it, was."""
+    _ = translator(language)
+    etype = str(event.get("type", ""))
+    d = _event_data(event)
+    if etype not in EVENT_SENTENCES:
+        return None
+
+    def who(seat: Any) -> str:
+        return seat_name(seat_names, seat, language) if seat is not None else _("Seat %(n)s", n="?")
+
+    def track(value: Any) -> str:
+        words = TRACK_NAMES.get(str(value))
+        return _(words) if words else str(value)
+
+    def say(key: str, **params: Any) -> str:
+        return _(EVENT_SENTENCES[key], **params)
+
+    card = name_of(d["card"], language) if d.get("card") is not None else "?"
+    player = who(d.get("seat"))
+    rnd = d.get("round", "?")
+    if etype in ("DecksShuffled",):
+        return say(etype)
+    if etype in ("CardsLaidOut", "PlacementFinished", "ResolutionFinished", "RoundCleanedUp"):
+        return say(etype, round=rnd)
+    if etype == "PowerDiceRolled":
+        return say(etype, round=rnd, dice=_by_seat(d.get("dice"), seat_names, language, show=_dice))
+    if etype == "TurnOrderDetermined":
+        order = ", ".join(who(s) for s in d.get("order") or [])
+        return say(etype, round=rnd, order=order)
+    if etype == "OrderSumAdjusted":
+        amount = d.get("amount")
+        amount = f"{amount:+d}" if isinstance(amount, int) else "?"
+        return say(etype, player=player, target=who(d.get("target")), amount=amount, card=card)
+    if etype == "PowerDiePlaced":
+        words = _DIE_ON.get(str(d.get("track")))
+        die = _(words, n=d.get("value", "?")) if words else str(d.get("value", "?"))
+        return say(etype, player=player, die=die)
+    if etype == "PlacementPassed":
+        if d.get("forfeited"):
+            return say("PlacementPassed.dice", player=player, dice=_dice(d["forfeited"]))
+        return say(etype, player=player)
+    if etype == "PowerDieChanged":
+        return say(etype, player=player, old=d.get("from", "?"), new=d.get("to", "?"), card=card)
+    if etype == "RerollStarted":
+        return say(etype, player=who(d.get("by", d.get("seat"))), card=card)
+    if etype == "PowerDiceRerolled":
+        return say(etype, player=player, old=_dice(d.get("old", "?")), new=_dice(d.get("new", "?")))
+    if etype in ("PlacedDieLowered", "TrackBonusGained"):
+        return say(etype, player=player, track=track(d.get("track")), amount=d.get("amount", "?"), card=card)
+    if etype in ("ResourceStolen", "ForumMarkerAdvanced"):
+        resource = RESOURCE_NAMES.get(str(d.get("resource")))
+        return say(etype, player=player, card=card, target=who(d.get("target")), lost=d.get("lost", "?"),
+                   steps=d.get("steps", "?"), resource=_(resource) if resource else str(d.get("resource", "?")))
+    if etype == "ProvinceDiscarded":
+        return say(etype, player=player, card=card, province=name_of(d.get("province", "?"), language))
+    if etype in ("ProvincesConquered", "SenateCardsTaken"):
+        ids = d.get("provinces") if etype == "ProvincesConquered" else d.get("cards")
+        if not ids:
+            return say(etype + ".none", player=player, strength=d.get("strength", "?"))
+        return say(etype, player=player, cards=_names(ids, language, {}), strength=d.get("strength", "?"))
+    if etype in ("ArenaCardBought", "HiddenArenaCardBought"):
+        if etype == "HiddenArenaCardBought" and d.get("card") is not None:
+            return say("HiddenArenaCardBought.card", player=player, card=card, cost=d.get("cost", "?"))
+        return say(etype, player=player, card=card, cost=d.get("cost", "?"))
+    if etype == "BlackMarketLeft":
+        return say(etype, player=player, spent=d.get("spent", 0))
+    if etype == "ArenaSetSubmitted":
+        if d.get("cards"):
+            return say("ArenaSetSubmitted.cards", player=player, cards=_names(d["cards"], language, {}))
+        return say(etype, player=player)
+    if etype == "ArenaSetsRevealed":
+        if not d.get("sets"):
+            return say("ArenaSetsRevealed.none", round=rnd)
+        points = _by_seat(d.get("points"), seat_names, language)
+        return say(etype, round=rnd, points=points or "-")
+    if etype == "SenateCardsScored":
+        points = d.get("points") if isinstance(d.get("points"), Mapping) else {}
+        total = {seat: sum(v for v in cards.values() if isinstance(v, int))
+                 for seat, cards in points.items() if isinstance(cards, Mapping)}
+        return say(etype, points=_by_seat(total, seat_names, language) or "-")
+    if etype in ("ForumScored", "RegionsScored"):
+        return say(etype, round=rnd, points=_points(d.get("points"), seat_names, language) or "-")
+    if etype == "GameEnded":
+        winners = ", ".join(who(s) for s in d.get("winners") or []) or "-"
+        return say(etype, winners=winners)
+    return say(etype, player=player, card=card)

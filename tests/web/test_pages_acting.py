@@ -96,7 +96,7 @@ def test_a_stale_page_shows_what_changed_since_it_was_drawn(app, web_sessions, w
     with web_sessions() as s:
         _user, game = demo.create_demo_game(s, web_config)
         s.commit()
-        game_id = game.id
+        game_id, game_type = game.id, game.game_type
     client = app.test_client()
     sign_in_with(app, client, demo.DEMO_EMAIL)
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
@@ -117,6 +117,6 @@ def test_a_stale_page_shows_what_changed_since_it_was_drawn(app, web_sessions, w
     assert since, "the game moved on"
     changes = text[text.index("What changed since"):text.index("</section>", text.index("What changed since"))]
     for event in since:
-        assert html.escape(i18n.describe_event("en", event, names, "UTC")) in changes
+        assert html.escape(i18n.describe_event("en", event, names, "UTC", game_type)) in changes
     assert changes.count("<li>") == len(since)
     assert "The table" in text, "with the game as it is now"

@@ -43,7 +43,9 @@ def played(app, web_sessions, web_config):
 def _visible(web_sessions, game_id):
     with web_sessions() as s:
         me = auth.get_or_create_user(s, demo.DEMO_EMAIL)
-        return games.visible_events(s, game_id, me, after=0, limit=1000), games.game_view(s, game_id, me)
+        view = games.game_view(s, game_id, me)
+        view["game_type"] = s.get(Game, game_id).game_type
+        return games.visible_events(s, game_id, me, after=0, limit=1000), view
 
 
 def _without_addresses(page: str) -> str:
@@ -58,7 +60,7 @@ def test_the_history_lists_what_the_viewer_may_see_and_nothing_else(played, web_
     names = {seat["seat"]: f"{seat['name']} (seat {seat['seat'] + 1})" for seat in view["seats"]}
     assert page.count('<li id="event-') == len(events)
     for event in events:
-        assert html.escape(i18n.describe_event("en", event, names, "Asia/Tokyo")) in page
+        assert html.escape(i18n.describe_event("en", event, names, "Asia/Tokyo", view["game_type"])) in page
     assert "Times in Asia/Tokyo" in page
     mark = boards.seat_style(1)
     assert re.search(rf'background: {mark["fill"]}; color: {mark["ink"]}" title="{re.escape(names[1])}">'
