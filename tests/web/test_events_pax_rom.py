@@ -1,20 +1,13 @@
 """PAX and Rom tell every event in one sentence in their own words: each event a played
 game records, as each seat (and a spectator) may see it, is told in English, German and
-Russian by the game's ``describe_event`` -- never by the generic fallback.
-
-The German and Russian words come from ``translations/pending/events-pax-rom.json``,
-laid over the compiled catalogues here until they are folded into them.
-"""
+Russian by the game's ``describe_event`` -- never by the generic fallback."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
-from pathlib import Path
 
 import pytest
-from babel.support import NullTranslations
 
 from engine import registry
 from engine.core.playout import play_out
@@ -25,39 +18,9 @@ from service import i18n
 from service.terms import pax as pax_terms
 from service.terms import rom as rom_terms
 
-PENDING = Path(__file__).resolve().parents[2] / "translations" / "pending" / "events-pax-rom.json"
 SEAT_NAMES = {0: "Ann", 1: "Bob"}
 TERMS = {"pax": pax_terms, "rom": rom_terms}
 RAW_TYPE = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b")  # CamelCase event type names
-
-
-@pytest.fixture
-def pending_translations(monkeypatch):
-    """The real catalogues with the pending messages of this branch looked up first."""
-    pending = json.loads(PENDING.read_text(encoding="utf-8"))
-    real = i18n.translations
-
-    class Overlay(NullTranslations):
-        def __init__(self, language: str) -> None:
-            super().__init__()
-            self.language = language
-            self.base = real(language)
-
-        def gettext(self, message):
-            told = pending.get(message, {}).get(self.language)
-            return told if told else self.base.gettext(message)
-
-        def ngettext(self, singular, plural, n):
-            return self.base.ngettext(singular, plural, n)
-
-    overlays = {lang: Overlay(lang) for lang in ("de", "ru")}
-
-    def translations(language):
-        lang = i18n.language_or_default(language)
-        return overlays.get(lang) or real(language)
-
-    monkeypatch.setattr(i18n, "translations", translations)
-    return pending
 
 
 def _played(game: str, seats: int, seed: int) -> list[Event]:
@@ -92,7 +55,7 @@ def _check(game: str, event: dict, viewer) -> None:
 
 
 @pytest.mark.parametrize("game, seats, all_types", [("pax", 4, PAX_EVENT_TYPES), ("rom", 3, ROM_EVENT_TYPES)])
-def test_every_event_of_a_played_game_is_told_in_each_language(pending_translations, game, seats, all_types):
+def test_every_event_of_a_played_game_is_told_in_each_language(game, seats, all_types):
     seen: set[str] = set()
     for seed in range(3):
         for viewer, event in _views(game, seats, _played(game, seats, seed)):
@@ -129,7 +92,7 @@ RARE = {
 
 
 @pytest.mark.parametrize("game, seats", [("pax", 4), ("rom", 3)])
-def test_events_a_short_game_may_miss_are_told_too(pending_translations, game, seats):
+def test_events_a_short_game_may_miss_are_told_too(game, seats):
     for viewer, event in _views(game, seats, RARE[game]):
         _check(game, event, viewer)
 
@@ -139,7 +102,7 @@ def test_every_event_type_has_a_sentence():
     assert set(ROM_EVENT_TYPES) <= {key.split(".")[0] for key in rom_terms.EVENT_SENTENCES}
 
 
-def test_a_secret_stays_secret_in_the_sentence(pending_translations):
+def test_a_secret_stays_secret_in_the_sentence():
     kept = Event("StartCardChosen", {"seat": 0, "card": "S01"})
     bought = Event("HiddenArenaCardBought", {"seat": 0, "card": "lion_2", "cost": 5})
     for game, event, secret in (("pax", kept, pax_terms.card_name("S01", "en")),
@@ -148,10 +111,3 @@ def test_a_secret_stays_secret_in_the_sentence(pending_translations):
         own = TERMS[game].describe_event({"type": event.type, "data": rules.visible(event, 0)}, "en", SEAT_NAMES)
         other = TERMS[game].describe_event({"type": event.type, "data": rules.visible(event, 1)}, "en", SEAT_NAMES)
         assert secret in own and secret not in other
-
-
-def test_pending_translations_keep_their_placeholders():
-    pending = json.loads(PENDING.read_text(encoding="utf-8"))
-    for message, words in pending.items():
-        for language in ("de", "ru"):
-            assert sorted(re.findall(r"%\(\w+\)s", words[language])) == sorted(re.findall(r"%\(\w+\)s", message))

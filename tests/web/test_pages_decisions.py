@@ -13,7 +13,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from service import auth, games, i18n, schema_forms, terms
-from tests.web.pages_play import CommandLog, bot_game, decision_form, drive_until, option_buttons, user
+from tests.web.pages_play import CommandLog, bot_game, decision_form, drive_until, hidden_value, option_buttons, user
 from tests.web.support import csrf_from, press_confirm, sign_in_with, through_confirm
 
 
@@ -39,9 +39,14 @@ def _post_form(client, game_id, page, decision, fields):
 # --------------------------------------------------------------------------- the arena duel
 
 
-def test_options_are_buttons_that_post_their_command(ann, app, web_sessions, web_config, monkeypatch):
+@pytest.mark.parametrize("confirm_every_option", [False, True])
+def test_options_are_buttons_that_post_their_command(ann, app, web_sessions, web_config, monkeypatch,
+                                                     confirm_every_option):
     game_id = bot_game(web_sessions, web_config, "spartacus_arena", 2)
     order = drive_until(web_sessions, web_config, game_id, lambda d: d.get("options") and d["mode"] != "free")
+    if confirm_every_option:  # both ways a button may answer: at once, or through its confirm page
+        arena_terms = terms.module("spartacus_arena")
+        monkeypatch.setattr(arena_terms, "CONFIRM", {o["type"] for o in order["options"]})
     page = ann.get(f"/games/{game_id}").get_data(as_text=True)
     shown = {json.dumps(b["command"], sort_keys=True): b for b in option_buttons(page)}
     buttons = [shown.get(json.dumps({"type": o["type"], "args": o["args"]}, sort_keys=True))
@@ -53,11 +58,16 @@ def test_options_are_buttons_that_post_their_command(ann, app, web_sessions, web
         for o in order["options"]]
     log = CommandLog(monkeypatch)
     chosen = buttons[-1]
-    answer = ann.post(chosen["action"], data={"csrf_token": csrf_from(page), "version": str(order["version"]),
-                                              "command": json.dumps(chosen["command"])})
     if terms.needs_confirmation("spartacus_arena", chosen["command"]["type"]):
+        # the button opens the confirm page (a GET form); its own button then sends the answer
+        assert chosen["method"] == "get"
+        query = {name: hidden_value(chosen["form"], name) for name in ("decision", "version", "command")}
+        confirm = ann.get(chosen["action"], query_string=query)
         assert log.commands == [], "a choice the game asks to confirm waits for its confirm page"
-        answer = press_confirm(ann, answer)
+        answer = press_confirm(ann, confirm)
+    else:
+        answer = ann.post(chosen["action"], data={"csrf_token": csrf_from(page), "version": str(order["version"]),
+                                                  "command": json.dumps(chosen["command"])})
     assert answer.status_code == 303
     assert log.commands == [chosen["command"]]
 
