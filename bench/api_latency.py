@@ -8,6 +8,8 @@ moves the command triggered, so this is the cost a player's client really sees.
 
 from __future__ import annotations
 
+from service.plumbing import database
+
 import http.client
 import json
 import logging
@@ -35,10 +37,10 @@ class Server:
 @contextmanager
 def running_server(database_url: str, *, snapshot_every: int = 100) -> Iterator[Server]:
     """A Capua server on a fresh database, on loopback, in a thread of this process."""
-    from service import auth
+    from service.identity import auth
     from service.app import create_app
-    from service.db import Base, make_engine
-    from service.schema_upgrade import upgrade
+    from service.plumbing.db import Base, make_engine
+    from service.plumbing.schema_upgrade import upgrade
 
     engine = make_engine(database_url)
     Base.metadata.drop_all(engine)
@@ -52,7 +54,7 @@ def running_server(database_url: str, *, snapshot_every: int = 100) -> Iterator[
             "snapshot_every": snapshot_every, "dev_pages": False,
         })
         with app.app_context():
-            from service.database import session
+            from service.plumbing.database import session
 
             s = session()
             user = auth.get_or_create_user(s, "bench@capua.local")
@@ -68,7 +70,7 @@ def running_server(database_url: str, *, snapshot_every: int = 100) -> Iterator[
         finally:
             server.shutdown()
             thread.join()
-            app.extensions["capua.db"].engine.dispose()
+            database.dispose(app)
 
 
 class Client:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import statistics
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Callable, Iterator
+
+RESULTS = Path(__file__).with_name("RESULTS.md")
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -71,3 +75,24 @@ def machine() -> str:
     except (ValueError, OSError):
         pass
     return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}){mem}, Python {platform.python_version()}"
+
+
+def write_section(section: str, body: str) -> None:
+    """Replace the section ``## {section}`` of ``bench/RESULTS.md`` by ``body`` (or add it);
+    the other sections are kept."""
+    text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n\nEach section is rewritten by its benchmark.\n\n"
+    pattern = re.compile(rf"^## {re.escape(section)}\n.*?(?=^## |\Z)", re.S | re.M)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: body + "\n", text)
+    else:
+        text = text.rstrip() + "\n\n" + body + "\n"
+    RESULTS.write_text(text)
+
+
+def publish(section: str, body: str, *, write: bool) -> None:
+    """Print a benchmark's section and, with ``write``, put it into ``bench/RESULTS.md``."""
+    print()
+    print(body)
+    if write:
+        write_section(section, body)
+        print(f"written to {RESULTS}")

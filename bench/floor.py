@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlalchemy import Column, Integer, MetaData, String, Table, insert
 
 from bench.common import summarize, time_each
-from service.db import make_engine
+from service.plumbing.db import make_engine
 
 
 def measure_floor(database_url: str, n: int = 400) -> dict:

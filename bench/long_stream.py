@@ -49,8 +49,9 @@ def _until_both_may_give(players: list[Client], game_id: str) -> None:
 
 def measure_long_stream(database_url: str, target: int = 10_000, samples: int = 100) -> dict:
     """Gift latency (through the API) near event 10 and near event ``target``."""
-    from service import auth, games
-    from service.database import session
+    from service.identity import auth
+    from service.play import games
+    from service.plumbing.database import session
 
     with running_server(database_url) as server:
         app = server.app

@@ -85,8 +85,8 @@ def _fresh_database() -> None:
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 
-    from service.db import Base, make_engine
-    from service.schema_upgrade import upgrade
+    from service.plumbing.db import Base, make_engine
+    from service.plumbing.schema_upgrade import upgrade
 
     target = make_url(POSTGRES_URL)
     admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
@@ -118,7 +118,8 @@ def _percentiles(samples: list[float]) -> tuple[float, float]:
 
 
 def measure_latency(sessions, config, sink: TimedSink, n: int) -> list[float]:
-    from service import auth, games
+    from service.identity import auth
+    from service.play import games
 
     out = []
     for i in range(n):
@@ -139,8 +140,10 @@ def measure_fanout(sessions, config, sink: TimedSink, n: int, batch: int = 100) 
     """Returns (seconds from the first commit to the last accepted mail, notifications per minute)."""
     from sqlalchemy import insert, select
 
-    from service import auth, games, notifications
-    from service.db import NotificationPreference, User, utcnow
+    from service.identity import auth
+    from service.play import games
+    from service.notify import notifications
+    from service.plumbing.db import NotificationPreference, User, utcnow
 
     with sessions() as s:
         host = auth.get_or_create_user(s, "host@bench.test")
@@ -178,8 +181,9 @@ def measure_fanout(sessions, config, sink: TimedSink, n: int, batch: int = 100) 
 def measure_deadlines(sessions, config, n: int) -> list[float]:
     from sqlalchemy import select, update
 
-    from service import auth, games
-    from service.db import OpenDecision, StoredEvent, utcnow
+    from service.identity import auth
+    from service.play import games
+    from service.plumbing.db import OpenDecision, StoredEvent, utcnow
     from worker import tasks
 
     game_ids = []
@@ -250,26 +254,29 @@ def main() -> None:
     queue = f"capua-bench-{uuid.uuid4().hex[:8]}"
     env = _environment(port, queue, tmp)
     os.environ.update(env)  # before anything reads the settings: this process enqueues like a web process
-    from service.config import load_config
-    from service.database import Database
+    from service import wiring
+    from service.plumbing.config import load_config
+    from service.plumbing import database as capua_database
+    from worker.tasks import CeleryDispatch
 
     _fresh_database()
     config = load_config()
-    database = Database.from_config(config)
+    app = capua_database.bare_app(config)
+    wiring.connect(celery=CeleryDispatch())  # as the app factory wires a web process
     worker = _start_worker(env, Path(tmp) / "worker.log", args.concurrency)
     load_before = os.getloadavg()[0]
     try:
         time.sleep(4)  # the worker and beat start
         n_latency, n_fanout, n_deadlines = (30, 1000, 20) if args.quick else (200, 10_000, 100)
         print(f"== commit to SMTP accepted ({n_latency} new games)")
-        latency = measure_latency(database.sessions, config, sink, n_latency)
+        latency = measure_latency(capua_database.sessions(app), config, sink, n_latency)
         l50, l99 = _percentiles(latency)
         print(f"   p50 {l50 * 1000:.0f} ms, p99 {l99 * 1000:.0f} ms")
         print(f"== fan-out ({n_fanout} notifications)")
-        elapsed, per_minute = measure_fanout(database.sessions, config, sink, n_fanout)
+        elapsed, per_minute = measure_fanout(capua_database.sessions(app), config, sink, n_fanout)
         print(f"   {elapsed:.1f} s: {per_minute:,.0f} notifications per minute")
         print(f"== deadline precision ({n_deadlines} deadlines)")
-        lateness = measure_deadlines(database.sessions, config, n_deadlines)
+        lateness = measure_deadlines(capua_database.sessions(app), config, n_deadlines)
         d50, d99 = _percentiles(lateness)
         print(f"   late by p50 {d50:.2f} s, p99 {d99:.2f} s")
     finally:
@@ -279,7 +286,7 @@ def main() -> None:
         except subprocess.TimeoutExpired:
             os.killpg(worker.pid, signal.SIGKILL)
         controller.stop()
-        database.engine.dispose()
+        capua_database.dispose(app)
     load_after = os.getloadavg()[0]
     text = f"""Measured {dt.date.today().isoformat()} on {machine()} with `python -m bench.notify_pipeline`
 (load average {load_before:.1f} before, {load_after:.1f} after: other work shared the two cores).

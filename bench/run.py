@@ -13,17 +13,14 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import re
 import tempfile
-from pathlib import Path
 
 from bench.api_latency import measure_command_latency
-from bench.common import machine
+from bench.common import machine, publish
 from bench.floor import measure_floor
 from bench.long_stream import measure_long_stream
 from bench.playouts import measure_playouts
 
-RESULTS = Path(__file__).with_name("RESULTS.md")
 SECTION = "Foundation"
 POSTGRES_URL = os.environ.get("CAPUA_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/capua_bench")
 
@@ -105,21 +102,7 @@ def main() -> None:
         *play_rows,
         "",
     ])
-    print()
-    print(body)
-    if not args.no_write:
-        _write_section(body)
-        print(f"written to {RESULTS}")
-
-
-def _write_section(body: str) -> None:
-    text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n\nEach section is rewritten by its benchmark.\n\n"
-    pattern = re.compile(rf"^## {re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(body + "\n", text)
-    else:
-        text = text.rstrip() + "\n\n" + body + "\n"
-    RESULTS.write_text(text)
+    publish(SECTION, body, write=not args.no_write)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,14 @@ _GAMES = {
     "spartacus_arena": "engine.spartacus.arena.rules:RULES",
 }
 
+#: name -> "module:attribute" of the game's bot knowledge (:mod:`engine.core.search`).
+_BOTS = {
+    "pax": "engine.pax.bot:KNOWLEDGE",
+    "rom": "engine.rom.bot:KNOWLEDGE",
+    "spartacus": "engine.spartacus.game.bot:KNOWLEDGE",
+    "spartacus_arena": "engine.spartacus.arena.bot:KNOWLEDGE",
+}
+
 
 def names() -> list[str]:
     return sorted(_GAMES)
@@ -22,4 +30,13 @@ def names() -> list[str]:
 def get(name: str) -> Rules:
     """The rules of game ``name``; ``KeyError`` if there is no such game."""
     module, attr = _GAMES[name].split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def bot_knowledge(name: str):
+    """What game ``name``'s bots know (``None`` for a game whose bots play at random)."""
+    target = _BOTS.get(name)
+    if target is None:
+        return None
+    module, attr = target.split(":")
     return getattr(importlib.import_module(module), attr)

@@ -1,9 +1,10 @@
-"""The Flask app factory: nothing happens at import time.
+"""The Flask app factory: nothing happens at import time.  A composition root: it may
+import every room, and no room imports it.
 
 ``create_app(overrides)`` reads the settings (environment, then ``overrides`` for tests),
 opens the database, and registers the parts of the service, each in its own module:
-identity (``service.auth``), the REST API (``service.api``), the pages
-(``service.pages``), the site around the games (``service.site_pages``) and the one JSON error shape (``service.http_errors``).
+identity (``service.identity.auth``), the REST API (``service.api``), the pages
+(``service.web.pages``), the site around the games (``service.web.site_pages``) and the one JSON error shape (``service.plumbing.http_errors``).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import Any, Mapping, Optional
 
 from flask import Flask
 
-from service.config import load_config
-from service.database import Database, close_session
+from service.plumbing.config import Config, load_config
+from service.plumbing import database
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,7 +25,7 @@ def create_app(overrides: Optional[Mapping[str, Any]] = None) -> Flask:
     app = Flask(
         "capua",
         template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "service" / "static"),
+        static_folder=str(ROOT / "service" / "web" / "static"),
         instance_path=config.instance_dir,
     )
     app.config["SECRET_KEY"] = config.secret_key
@@ -32,15 +33,32 @@ def create_app(overrides: Optional[Mapping[str, Any]] = None) -> Flask:
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["SESSION_COOKIE_SECURE"] = config.base_url.startswith("https://")
     app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
-    app.extensions["capua.config"] = config
-    app.extensions["capua.db"] = Database.from_config(config)
-    app.teardown_appcontext(close_session)
+    database.init_app(app, config)
 
-    from service import api, auth, http_errors, pages, site_pages
+    from service import api
+    from service.identity import auth
+    from service.plumbing import http_errors, json_input
+    from service.web import notify_pages, pages, site_pages
 
+    wire(config)
     http_errors.register(app)
+    json_input.init_app(app)
     auth.init_app(app)
     api.register(app)
     pages.register(app)
+    notify_pages.register(app)
     site_pages.register(app)
     return app
+
+
+def wire(config: Config) -> None:
+    """Wire the rooms for a process serving ``config`` (:func:`service.wiring.connect`):
+    with Redis, what it commits becomes Celery tasks (the worker is imported only then)."""
+    from service import wiring
+
+    if config.embedded:
+        wiring.connect()
+        return
+    from worker.tasks import CeleryDispatch
+
+    wiring.connect(celery=CeleryDispatch())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import sys
 from typing import Any, Callable, Iterator, Optional
 from urllib.parse import urlsplit, urlunsplit
@@ -20,8 +21,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from service.config import SETTINGS, Config, load_config, settings_table
-from service.errors import ServiceError
+from service.plumbing.config import Config, SETTINGS, dev_pages_bind_problem, load_config, settings_table
+from service.plumbing.errors import ServiceError
 
 #: Settings whose values are never printed.
 SECRET_SETTINGS = {"secret_key", "inbound_mail_secret", "smtp_password"}
@@ -52,14 +53,34 @@ def _config(overrides: Optional[dict] = None) -> Config:
         raise click.ClickException(str(err)) from None
 
 
+def _existing_config() -> Config:
+    """The settings of an instance that exists already, for commands that read or change
+    its data (tokens, mail): found as ``capua serve`` finds it — ``CAPUA_DATABASE_URL``,
+    else the database in ``CAPUA_INSTANCE_DIR``, else in ``./instance`` of the current
+    folder.  An embedded database that is not there is refused before anything is
+    created, so a token never lands in a new, empty instance by mistake."""
+    from sqlalchemy.engine import make_url
+
+    probe = _config({"secret_key": "only-probing"})  # no secret generated, no folder made
+    url = make_url(probe.database_url)
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        path = os.path.abspath(url.database)
+        if not os.path.exists(path):
+            raise click.ClickException(
+                f"no Capua instance here: there is no database at {path}. `capua serve` and `capua demo` "
+                "keep theirs in ./instance of the folder they were started in; run this command from that "
+                "folder, or set CAPUA_INSTANCE_DIR (or CAPUA_DATABASE_URL) to the instance you mean.")
+    return _config()
+
+
 @contextlib.contextmanager
 def _session(config: Config) -> Iterator[Session]:
     """A session on the configured database; errors become one readable line."""
-    from service.database import Database
+    from service.plumbing import database
 
-    database = Database.from_config(config)
+    app = database.bare_app(config)
     try:
-        with database.sessions() as session:
+        with app.app_context(), database.sessions(app)() as session:
             yield session
     except ServiceError as err:
         raise click.ClickException(err.message) from None
@@ -67,7 +88,7 @@ def _session(config: Config) -> Iterator[Session]:
         raise click.ClickException(f"database error: {err.__class__.__name__}: {str(err).splitlines()[0]} "
                                    "(is the database migrated? run `capua db upgrade`)") from None
     finally:
-        database.engine.dispose()
+        database.dispose(app)
 
 
 def _progress(message: str) -> None:
@@ -75,7 +96,7 @@ def _progress(message: str) -> None:
 
 
 def _upgrade(config: Config) -> None:
-    from service.schema_upgrade import current_revision, upgrade
+    from service.plumbing.schema_upgrade import current_revision, upgrade
 
     _progress(f"Migrating the database at {_masked_url(config.database_url)} ...")
     try:
@@ -94,15 +115,55 @@ def _masked_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _shown_value(name: str, env: str, value: Any) -> str:
+def _shown_value(name: str, env: str, value: Any, config: Config) -> str:
     if name in SECRET_SETTINGS:
-        return "*** (set)" if os.environ.get(env) else "*** (generated, kept in the instance folder)"
+        return "*** (set)" if os.environ.get(env) else _unset_secret(name, config)
     if name in URL_SETTINGS and isinstance(value, str):
         value = _masked_url(value)
     return "(empty)" if value == "" else str(value)
 
 
+def _unset_secret(name: str, config: Config) -> str:
+    """What an unset secret really means."""
+    if name == "secret_key":
+        return f"*** (not set: generated once and kept in {config.instance_dir}/secret_key)"
+    if name == "inbound_mail_secret":
+        return "(not set: POST /api/v1/inbound/mail is off)"
+    if name == "smtp_password":
+        return ("(not set: SMTP without a password)" if config.smtp_username
+                else "(not set: SMTP without logging in)")
+    return "(not set)"
+
+
+def _warnings(config: Config) -> list[str]:
+    """What an operator should know about these settings before serving others."""
+    out = []
+    if config.outbox_pages:
+        out.append("warning: the developer pages are on (CAPUA_DEV_PAGES=1): /dev/outbox shows every mail, "
+                   "sign-in links included, to browsers on this machine. Set CAPUA_DEV_PAGES=0 in production.")
+        if config.dev_pages_public:
+            out.append("warning: CAPUA_DEV_PAGES_PUBLIC=1: the server starts with the developer pages on any "
+                       "address; behind a proxy on this machine they would answer the proxy's requests.")
+    if config.smtp_password and not config.smtp_username:
+        out.append("warning: CAPUA_SMTP_PASSWORD is set but CAPUA_SMTP_USERNAME is empty: the password is not used.")
+    return out
+
+
 # --------------------------------------------------------------------------- serve and demo
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse at once, before anything is created, when ``host:port`` cannot be served."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # the server itself binds with SO_REUSEADDR: a port only in TIME_WAIT is free for it
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            raise click.ClickException(
+                f"cannot serve on {host}:{port}: {err.strerror or err} — is another Capua (or another "
+                f"program) serving there? Stop it, or choose another port with --port.") from None
 
 
 def _serve(host: str, port: Optional[int], prepare: Optional[Callable[[Any, Config], str]] = None) -> None:
@@ -115,9 +176,14 @@ def _serve(host: str, port: Optional[int], prepare: Optional[Callable[[Any, Conf
 
     from service import inprocess
     from service.app import create_app
+    from service.plumbing import database
 
     settings = _config()
+    problem = dev_pages_bind_problem(settings, [host])
+    if problem:
+        raise click.ClickException(problem)
     port = port or urlsplit(settings.base_url).port or 5000
+    _check_port(host, port)
     overrides: dict[str, Any] = {}
     if not os.environ.get("CAPUA_BASE_URL"):
         # Links in mail must point at the address actually served.
@@ -128,12 +194,12 @@ def _serve(host: str, port: Optional[int], prepare: Optional[Callable[[Any, Conf
     config: Config = app.extensions["capua.config"]
     greeting = prepare(app, config) if prepare is not None else ""
     if config.embedded:
-        inprocess.start(app.extensions["capua.db"].sessions, config)
+        inprocess.start(database.sessions(app), config, app=app)
         _progress("Mail and sweeps run in this process (no CAPUA_REDIS_URL).")
     else:
         _progress("Mail and sweeps run in the Celery worker (CAPUA_REDIS_URL is set).")
     _progress(f"Capua is serving at {config.base_url}/"
-              + (f"  (mail outbox: {config.base_url}/dev/outbox)" if config.dev_pages else ""))
+              + (f"  (mail outbox: {config.base_url}/dev/outbox)" if config.outbox_pages else ""))
     if greeting:
         click.echo(greeting)
     try:
@@ -158,19 +224,26 @@ def serve(host: str, port: Optional[int]) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=None, help="Port to listen on [default: the port of CAPUA_BASE_URL, or 5000].")
 def demo(host: str, port: Optional[int]) -> None:
-    """Serve, with a new PAX game for demo@capua.local against three bots.
+    """Serve, with a PAX game for demo@capua.local against three bots.
 
-    Prints a sign-in link that opens the game.
+    Prints a sign-in link (it works once, for CAPUA_MAGIC_LINK_TTL_MINUTES) that signs in
+    as demo@capua.local and opens the game.  Run again, it prints a fresh link into the
+    same game while that game is not finished.
     """
 
     def prepare(app, config: Config) -> str:
         from service import demo as demo_mod
 
         with _session(config) as session:
-            user, game = demo_mod.create_demo_game(session, config)
+            user, game, created = demo_mod.demo_game(session, config)
             session.commit()
             link = demo_mod.demo_link(config, user, game)
-        return f"Your PAX game against three bots: {link}"
+        if not created:
+            _progress(f"The demo game {game.id} is still running: here is a fresh link into it.")
+        return (f"Your PAX game against three bots: {link}\n"
+                f"This link signs you in as {demo_mod.DEMO_EMAIL} once, within {config.magic_link_ttl_minutes} "
+                f"minutes. Later, sign in as {demo_mod.DEMO_EMAIL} at {config.base_url}/signin "
+                f"(the link arrives in {config.base_url}/dev/outbox), or run `capua demo` again.")
 
     _serve(host, port, prepare)
 
@@ -188,15 +261,16 @@ def token() -> None:
 @click.option("--name", default="", help="A name to tell the token apart later, e.g. 'my bot'.")
 def token_create(email: str, name: str) -> None:
     """Create an API token for EMAIL (the user is created if new); prints it once."""
-    from service import auth
+    from service.identity import auth
 
-    config = _config()
+    config = _existing_config()
     with _session(config) as session:
         user = auth.get_or_create_user(session, email)
         row, raw = auth.create_api_token(session, user, name)
         session.commit()
         token_id = row.id
-    _progress(f"Token {token_id} for {user.email}. It is shown only now; store it safely.")
+    _progress(f"Token {token_id} for {user.email} in the database {_masked_url(config.database_url)}. "
+              "It is shown only now; store it safely.")
     click.echo(raw)
 
 
@@ -204,10 +278,10 @@ def token_create(email: str, name: str) -> None:
 @click.argument("email")
 def token_list(email: str) -> None:
     """List the API tokens of EMAIL (prefixes only)."""
-    from service import auth
-    from service.db import User
+    from service.identity import auth
+    from service.plumbing.db import User
 
-    config = _config()
+    config = _existing_config()
     with _session(config) as session:
         user = session.scalar(select(User).where(User.email == auth.normalise_email(email)))
         if user is None:
@@ -222,10 +296,10 @@ def token_list(email: str) -> None:
 @click.argument("token_id", type=int)
 def token_revoke(token_id: int) -> None:
     """Revoke the API token with this ID (see `capua token list`)."""
-    from service import auth
-    from service.db import ApiToken, User
+    from service.identity import auth
+    from service.plumbing.db import ApiToken, User
 
-    config = _config()
+    config = _existing_config()
     with _session(config) as session:
         row = session.get(ApiToken, token_id)
         if row is None:
@@ -257,20 +331,21 @@ def mail_group() -> None:
 @mail_group.command("deliver")
 def mail_deliver() -> None:
     """Deliver every message still pending in the outbox."""
-    from service import mail
-    from service.database import Database
+    from service.plumbing import database, mail
 
-    config = _config()
-    database = Database.from_config(config)
+    config = _existing_config()
+    app = database.bare_app(config)
+    sessions = database.sessions(app)
     try:
-        waiting = len(mail.pending_ids(database.sessions, limit=1_000_000))
-        _progress(f"Delivering {waiting} pending message(s) with the {config.mail_backend!r} backend ...")
-        sent = mail.deliver_pending(database.sessions, config)
-        left = len(mail.pending_ids(database.sessions, limit=1_000_000))
+        with app.app_context():
+            waiting = len(mail.pending_ids(sessions, limit=1_000_000))
+            _progress(f"Delivering {waiting} pending message(s) with the {config.mail_backend!r} backend ...")
+            sent = mail.deliver_pending(sessions, config)
+            left = len(mail.pending_ids(sessions, limit=1_000_000))
     except SQLAlchemyError as err:
         raise click.ClickException(f"database error: {str(err).splitlines()[0]}") from None
     finally:
-        database.engine.dispose()
+        database.dispose(app)
     click.echo(f"{sent} sent, {left} still pending.")
     if left:
         sys.exit(1)
@@ -289,18 +364,20 @@ def mail_receive(host: str, port: int, lmtp: bool) -> None:
     import signal
     import threading
 
-    from service import inbound_mail
-    from service.database import Database
+    from service.app import wire
+    from service.notify import inbound_mail
+    from service.plumbing import database
 
     config = _config()
     if not config.inbound_mail_domain:
         raise click.ClickException("set CAPUA_INBOUND_MAIL_DOMAIN first: it is the domain of the reply addresses")
-    database = Database.from_config(config)
-    controller = inbound_mail.make_controller(database.sessions, config, host=host, port=port, lmtp=lmtp)
+    wire(config)
+    app = database.bare_app(config)
+    controller = inbound_mail.make_controller(database.sessions(app), config, host=host, port=port, lmtp=lmtp)
     try:
         controller.start()
     except (OSError, RuntimeError) as err:
-        database.engine.dispose()
+        database.dispose(app)
         raise click.ClickException(f"cannot listen on {host}:{port}: {err}") from None
     _progress(f"Receiving replies for @{config.inbound_mail_domain} over {'LMTP' if lmtp else 'SMTP'} "
               f"on {host}:{port} (Ctrl-C to stop).")
@@ -312,7 +389,7 @@ def mail_receive(host: str, port: int, lmtp: bool) -> None:
         pass
     finally:
         controller.stop()
-        database.engine.dispose()
+        database.dispose(app)
 
 
 @cli.group("cards")
@@ -326,7 +403,7 @@ def cards_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def cards_list(game: str, set_name: str, as_json: bool) -> None:
     """Print every card of GAME's card set (pax, rom, spartacus)."""
-    from service.catalogue import card_list, games_with_cards
+    from service.words.catalogue import card_list, games_with_cards
 
     if game not in games_with_cards():
         raise click.BadParameter(f"choose one of {', '.join(games_with_cards())}", param_hint="GAME")
@@ -359,4 +436,6 @@ def show_config(markdown: bool) -> None:
     width = max(len(s.env) for s in SETTINGS)
     for s in SETTINGS:
         source = "env" if s.env in os.environ else "default"
-        click.echo(f"{s.env:<{width}}  {_shown_value(s.name, s.env, getattr(config, s.name))}  [{source}]")
+        click.echo(f"{s.env:<{width}}  {_shown_value(s.name, s.env, getattr(config, s.name), config)}  [{source}]")
+    for line in _warnings(config):
+        click.echo(line, err=True)

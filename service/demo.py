@@ -1,20 +1,25 @@
 """The demo game of ``capua demo``: one human seat against bots, one click to start.
 
 A newcomer runs one command and gets a link that signs them in and opens a running PAX
-game in which every other seat is a bot, so they can play a whole game alone.
+game in which every other seat is a bot, so they can play a whole game alone.  The demo
+player is ``demo@capua.local``; running ``capua demo`` again prints a fresh link into the
+same game while it is not finished, so demo games do not pile up.
 """
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service import auth, games
-from service.config import Config
-from service.db import Game, User
+from service.identity import auth
+from service.play import games
+from service.plumbing.config import Config
+from service.plumbing.db import Game, User
 
 DEMO_EMAIL = "demo@capua.local"
 DEMO_GAME = "pax"
 DEMO_SEATS = 4
+DEMO_TITLE = "PAX against three bots"
 
 
 def demo_user(session: Session) -> User:
@@ -23,6 +28,17 @@ def demo_user(session: Session) -> User:
     if not user.display_name:
         user.display_name = "Demo"
     return user
+
+
+def running_demo_game(session: Session, user: User) -> Game | None:
+    """The demo player's latest demo game that is not finished yet, if any."""
+    return session.scalars(
+        select(Game)
+        .where(Game.created_by == user.id, Game.game_type == DEMO_GAME, Game.title == DEMO_TITLE,
+               Game.status != "finished")
+        .order_by(Game.created_at.desc())
+        .limit(1)
+    ).first()
 
 
 def create_demo_game(session: Session, config: Config) -> tuple[User, Game]:
@@ -37,9 +53,22 @@ def create_demo_game(session: Session, config: Config) -> tuple[User, Game]:
         seats=DEMO_SEATS,
         bot_seats=list(range(1, DEMO_SEATS)),
         creator_seat=0,
-        title="PAX against three bots",
+        title=DEMO_TITLE,
     )
     return user, game
+
+
+def demo_game(session: Session, config: Config) -> tuple[User, Game, bool]:
+    """The demo game to offer: the running one if there is one, else a new one.
+
+    Returns the demo player, the game and whether it was newly created.
+    """
+    user = demo_user(session)
+    game = running_demo_game(session, user)
+    if game is not None:
+        return user, game, False
+    user, game = create_demo_game(session, config)
+    return user, game, True
 
 
 def demo_link(config: Config, user: User, game: Game) -> str:

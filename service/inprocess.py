@@ -11,19 +11,27 @@ rows in the database, so it may run beside a Celery worker or another process's 
 without doing anything twice.
 
 A job is a callable ``(session_factory, config)``; tests pass their own ``jobs``.
+
+This is an adapter: it calls into the domains, and they reach it only through
+:mod:`service.plumbing.dispatch`, where :class:`WakeUp` serves the embedded mode.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 from typing import Callable, Iterable, Optional
 
+from flask import Flask
 from sqlalchemy.orm import sessionmaker
 
-from service import mail
-from service.config import Config
+from service.notify import mailing, reminders
+from service.notify.webhook_delivery import WebhookDeliveryJob
+from service.play import deadlines
+from service.plumbing import idempotency, mail
+from service.plumbing.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -84,46 +92,47 @@ class Every:
         return f"Every({self.seconds}, {self.job!r})"
 
 
-def apply_deadlines(sessions: sessionmaker, config: Config) -> int:
-    from service import deadlines
+#: How often the embedded worker deletes expired idempotency keys (as Celery beat does).
+IDEMPOTENCY_PURGE_SECONDS = 600.0
 
+
+def apply_deadlines(sessions: sessionmaker, config: Config) -> int:
     return deadlines.run_due_deadlines(sessions, config)
 
 
 def send_reminders(sessions: sessionmaker, config: Config) -> int:
-    from service import deadlines
-
-    return deadlines.run_due_reminders(sessions, config)
+    return reminders.run_due_reminders(sessions, config)
 
 
 def compose_notifications(sessions: sessionmaker, config: Config) -> int:
-    from service import notifications
-
-    return len(notifications.compose_due(sessions, config))
+    return len(mailing.compose_due(sessions, config))
 
 
 def reset_stuck_mail(sessions: sessionmaker, config: Config) -> int:
     return len(mail.reset_stuck(sessions, config))
 
 
+def purge_idempotency_keys(sessions: sessionmaker, config: Config) -> int:
+    return idempotency.purge_expired_keys(sessions, config)
+
+
 def default_jobs(config: Optional[Config] = None) -> list[Job]:
     """What the embedded worker runs when nobody says otherwise: the embedded
     counterpart of the Celery worker and beat, in the order that lets one round carry a
     passed deadline through to the mail that tells the next player; then webhooks."""
-    from service.webhook_delivery import WebhookDeliveryJob
-
     outbox_every = float(config.outbox_sweep_seconds) if config is not None else 15.0
     return [apply_deadlines, send_reminders, compose_notifications, Every(outbox_every, reset_stuck_mail),
-            MailDelivery(), WebhookDeliveryJob()]
+            Every(IDEMPOTENCY_PURGE_SECONDS, purge_idempotency_keys), MailDelivery(), WebhookDeliveryJob()]
 
 
 class InProcessWorker:
     """A daemon thread running ``jobs`` on every :meth:`notify` and every ``interval`` s."""
 
     def __init__(self, sessions: sessionmaker, config: Config, *, jobs: Optional[Iterable[Job]] = None,
-                 interval: Optional[float] = None) -> None:
+                 interval: Optional[float] = None, app: Optional[Flask] = None) -> None:
         self.sessions = sessions
         self.config = config
+        self.app = app
         self.jobs: list[Job] = list(jobs) if jobs is not None else default_jobs(config)
         self.interval = interval if interval is not None else float(config.deadline_sweep_seconds)
         self.rounds = 0
@@ -153,12 +162,14 @@ class InProcessWorker:
         return self._thread is not None and self._thread.is_alive()
 
     def run_once(self) -> None:
-        """One round of every job; a failing job is logged and never stops the others."""
-        for job in self.jobs:
-            try:
-                job(self.sessions, self.config)
-            except Exception:
-                log.exception("in-process job %r failed", job)
+        """One round of every job, inside the app's context when there is an app (as a
+        request runs); a failing job is logged and never stops the others."""
+        with self.app.app_context() if self.app is not None else contextlib.nullcontext():
+            for job in self.jobs:
+                try:
+                    job(self.sessions, self.config)
+                except Exception:
+                    log.exception("in-process job %r failed", job)
         with self._idle:
             self.rounds += 1
             self._idle.notify_all()
@@ -205,3 +216,17 @@ def stop(config: Config) -> None:
         worker = _workers.pop(config.database_url, None)
     if worker is not None:
         worker.stop()
+
+
+class WakeUp:
+    """The embedded mode's dispatcher (:mod:`service.plumbing.dispatch`): whatever was
+    committed, wake the worker serving that database; nothing when none runs here."""
+
+    def mail(self, config: Config, ids: list[int]) -> None:
+        notify(config)
+
+    def webhooks(self, config: Config, ids: list[int]) -> None:
+        notify(config)
+
+    def notifications(self, config: Config, user_ids: list[int], due: list) -> None:
+        notify(config)

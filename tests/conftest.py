@@ -9,7 +9,7 @@ if missing.  When PostgreSQL is asked for and unreachable the tests fail rather 
 skip: a green run must mean the tests ran.  Runs sharing that database take turns (an
 advisory lock held for the session), so two engineers' runs never truncate each other.
 
-Tables are created once per run from ``service.db`` and emptied before every test
+Tables are created once per run from ``service.plumbing.db`` and emptied before every test
 (``TRUNCATE`` on PostgreSQL, ``DELETE`` on SQLite), which keeps each test isolated and
 the suite fast.  Tests own their transactions: nothing here commits for them.
 """
@@ -26,10 +26,21 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
-from service.db import Base, User, make_engine, make_sessionmaker
+from service.plumbing.db import Base, User, make_engine, make_sessionmaker
+from service.plumbing import database
 
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/capua_test"
 KNOWN_DATABASES = ("sqlite", "postgresql")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def wired() -> None:
+    """The rooms wired as the app factory and the worker wire them (listeners of game
+    changes, the dispatchers of both modes), for tests that call the service directly."""
+    from service import wiring
+    from worker.tasks import CeleryDispatch
+
+    wiring.connect(celery=CeleryDispatch())
 
 
 def _requested_databases() -> list[str]:
@@ -148,12 +159,15 @@ def config_overrides(database_url, tmp_path) -> dict:
         "secret_key": "test-secret-key-not-for-production",
         "redis_url": "",
         "mail_backend": "outbox",
+        # the service tests are about the service: their bot seats answer at random, as fast
+        # as can be; how the levels play is tested in tests/bots and tests/service/test_bot_levels.py
+        "bot_level": "random",
     }
 
 
 @pytest.fixture
 def config(config_overrides, clean_database):
-    from service.config import load_config
+    from service.plumbing.config import load_config
 
     return load_config(overrides=config_overrides, environ={})
 
@@ -166,7 +180,7 @@ def app(config_overrides, clean_database):
     app = create_app({**config_overrides, "TESTING": True})
     app.testing = True
     yield app
-    app.extensions["capua.db"].engine.dispose()
+    database.dispose(app)
 
 
 @pytest.fixture

@@ -5,10 +5,10 @@
 
 Each seating rotates the houses around the table (house i sits at seat (i + r) mod n, so
 every house plays every seat, the host seat included, equally often).  Every seat is played
-by :class:`tools.spartacus_bot.HeuristicBot`; chance comes from ``random.Random`` seeded per
-game (seed, seating, game number), so a run is reproducible and the games are independent
-of how they are spread over the worker processes.  The games run on all cores
-(``multiprocessing``) with a progress line on stderr.
+by :class:`engine.spartacus.game.heuristic.HeuristicBot` (the *easy* bot level); chance
+comes from ``random.Random`` seeded per game (seed, seating, game number), so a run is
+reproducible and the games are independent of how they are spread over the worker
+processes.  The games run on all cores (``multiprocessing``) with a progress line on stderr.
 
 The report (``bench/SPARTACUS_BALANCE.md`` by default; the part between the
 ``balance:begin``/``balance:end`` markers is replaced, the rest of the file kept) gives
@@ -90,7 +90,7 @@ def report(results: list[dict], seats: int, games: int, seconds: float, workers:
     lines = [
         BEGIN,
         f"**{total} games**, {seats} players, {games} per seating x {seats} seatings (every house in every seat); "
-        f"standard game (start influence 4); heuristic bots (`tools/spartacus_bot.py`) in every seat; "
+        f"standard game (start influence 4); heuristic bots (`engine/spartacus/game/heuristic.py`, the easy level) in every seat; "
         f"{seconds:.0f} s on {workers} processes.",
         "",
         "| house | wins | win rate | 95% interval | x fair share |",

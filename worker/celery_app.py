@@ -19,7 +19,7 @@ import os
 from celery import Celery
 from celery.beat import PersistentScheduler
 
-from service.config import env_setting
+from service.plumbing.config import env_setting
 
 #: Seconds after which a task is killed (``CAPUA_TASK_TIME_LIMIT_SECONDS``), and told to
 #: stop a little before.  A claim older than the limit can only belong to a dead worker,
@@ -66,10 +66,12 @@ app.conf.update(
         "sweep-mail": {"task": "worker.tasks.sweep_mail", "schedule": 60.0},
         "sweep-webhooks": {"task": "worker.tasks.sweep_webhooks", "schedule": 15.0},
         # Deadlines are applied within seconds of passing (plus a task at the deadline
-        # itself for those near enough, see service.deadlines.ETA_HORIZON).
+        # itself for those near enough, see service.play.deadlines.ETA_HORIZON).
         "sweep-deadlines": {"task": "worker.tasks.sweep_deadlines", "schedule": DEADLINE_SWEEP_SECONDS},
         # Notifications whose time has come (coalescing window, quiet hours, digests) and
         # mail a dead worker left in ``sending``.
         "sweep-outbox": {"task": "worker.tasks.sweep_outbox", "schedule": OUTBOX_SWEEP_SECONDS},
+        # Expired idempotency keys (the request path never purges them).
+        "purge-idempotency-keys": {"task": "worker.tasks.purge_idempotency_keys", "schedule": 600.0},
     },
 )

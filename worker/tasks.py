@@ -6,16 +6,26 @@ redelivered message, a retry and a sweep racing each other do the work once.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import logging
 from dataclasses import dataclass
+from typing import Optional
 
+from celery import Task
+from flask import Flask
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import sessionmaker
 
-from service import mail, webhook_delivery
-from service.config import Config, load_config
-from service.database import Database
+from service import wiring
+from service.notify import mailing, reminders, webhook_delivery
+from service.play import deadlines
+from service.plumbing import database, idempotency, mail
+from service.plumbing.config import Config, load_config
+from service.plumbing.db import utcnow
 from worker.celery_app import app
+
+log = logging.getLogger(__name__)
 
 #: At most this many messages are enqueued per sweep; the next sweep takes the rest.
 SWEEP_BATCH = 500
@@ -27,16 +37,34 @@ WEBHOOK_COUNTDOWN_MAX = 60
 class Runtime:
     config: Config
     sessions: sessionmaker
+    app: Optional[Flask] = None
 
 
 @functools.cache
 def runtime() -> Runtime:
-    """Settings and database of this worker process, built on the first task."""
+    """Settings and database of this worker process, built on the first task: an app with
+    the database and nothing else (:func:`service.plumbing.database.bare_app`); the
+    domains' hooks are wired, and what the tasks commit is handed on as further tasks."""
     config = load_config()
-    return Runtime(config=config, sessions=Database.from_config(config).sessions)
+    wiring.connect(celery=CeleryDispatch())
+    app = database.bare_app(config)
+    return Runtime(config=config, sessions=database.sessions(app), app=app)
 
 
-@app.task(
+class InAppContext(Task):
+    """Every task runs inside the worker's app context, as a request does."""
+
+    def __call__(self, *args, **kwargs):
+        app = runtime().app
+        with app.app_context() if app is not None else contextlib.nullcontext():
+            return super().__call__(*args, **kwargs)
+
+
+#: ``@task(...)``: a task of the Celery app that runs in the app context.
+task = functools.partial(app.task, base=InAppContext)
+
+
+@task(
     name="worker.tasks.deliver_mail",
     acks_late=True,
     autoretry_for=(mail.TransientMailError,),
@@ -51,7 +79,7 @@ def deliver_mail(message_id: int) -> bool:
     return mail.deliver(rt.sessions, rt.config, int(message_id))
 
 
-@app.task(name="worker.tasks.sweep_mail", acks_late=True)
+@task(name="worker.tasks.sweep_mail", acks_late=True)
 def sweep_mail() -> int:
     """Enqueue every pending message (beat, every minute): a notification lost with a
     dead web process or an unreachable broker only delays a mail."""
@@ -61,7 +89,7 @@ def sweep_mail() -> int:
     return len(ids)
 
 
-@app.task(name="worker.tasks.deliver_webhook", acks_late=True)
+@task(name="worker.tasks.deliver_webhook", acks_late=True)
 def deliver_webhook(delivery_id: int) -> str:
     """Attempt webhook delivery ``delivery_id`` if it is due; a no-op otherwise.
 
@@ -78,7 +106,7 @@ def deliver_webhook(delivery_id: int) -> str:
     return outcome
 
 
-@app.task(name="worker.tasks.sweep_webhooks", acks_late=True)
+@task(name="worker.tasks.sweep_webhooks", acks_late=True)
 def sweep_webhooks() -> int:
     """Enqueue every webhook message that is due (beat, every few seconds): retries
     whose time has come, sends a dead worker left behind, notifications lost."""
@@ -104,15 +132,12 @@ def enqueue_compose(config: Config, user_ids) -> None:
                                           retry_policy=_ENQUEUE_RETRY)
 
 
-def enqueue_deadlines(config: Config, deadlines) -> None:
+def enqueue_deadlines(config: Config, rows) -> None:
     """After a commit that set deadlines: a task at each deadline near enough
-    (:data:`service.deadlines.ETA_HORIZON`); the beat sweep covers the others."""
-    from service.db import utcnow
-    from service.deadlines import ETA_HORIZON
-
+    (:data:`service.play.deadlines.ETA_HORIZON`); the beat sweep covers the others."""
     now = utcnow()
-    for row_id, deadline in deadlines:
-        if deadline is not None and deadline - now <= ETA_HORIZON:
+    for row_id, deadline in rows:
+        if deadline is not None and deadline - now <= deadlines.ETA_HORIZON:
             apply_deadline.apply_async((int(row_id),), eta=deadline, queue=config.celery_queue, retry=True,
                                        retry_policy=_ENQUEUE_RETRY)
 
@@ -127,38 +152,42 @@ def _deliver_now(mail_ids) -> int:
     return sent
 
 
-@app.task(name="worker.tasks.compose_notifications", acks_late=True, autoretry_for=(OperationalError,),
+@task(name="worker.tasks.compose_notifications", acks_late=True, autoretry_for=(OperationalError,),
           retry_backoff=2, retry_backoff_max=60, retry_jitter=True, max_retries=5)
 def compose_notifications(user_ids) -> int:
     """Compose each player's due notifications into one mail and send it; a no-op for a
     player with nothing due (another composer, or the coalescing window, took them).
     Returns how many mails went out."""
-    from service import notifications
+    from service.notify import mailing
 
     rt = runtime()
     ids = [user_ids] if isinstance(user_ids, int) else list(user_ids)
-    return _deliver_now(notifications.compose_many(rt.sessions, rt.config, ids))
+    return _deliver_now(mailing.compose_many(rt.sessions, rt.config, ids))
 
 
-@app.task(name="worker.tasks.sweep_outbox", acks_late=True)
+@task(name="worker.tasks.sweep_outbox", acks_late=True)
 def sweep_outbox() -> int:
     """Beat, every ``CAPUA_OUTBOX_SWEEP_SECONDS``: put mail a dead worker left in
     ``sending`` back in line, and compose the notifications whose time has come."""
-    from service import notifications
-
     rt = runtime()
     stuck = mail.reset_stuck(rt.sessions, rt.config)
-    composed = notifications.compose_due(rt.sessions, rt.config, limit=SWEEP_BATCH)
+    composed = mailing.compose_due(rt.sessions, rt.config, limit=SWEEP_BATCH)
     return _deliver_now(stuck + composed)
 
 
-@app.task(name="worker.tasks.apply_deadline", bind=True, acks_late=True, autoretry_for=(OperationalError,),
+@task(name="worker.tasks.purge_idempotency_keys", acks_late=True)
+def purge_idempotency_keys() -> int:
+    """Beat, every ten minutes: delete the stored answers older than the keys' TTL (the
+    request path never purges)."""
+    rt = runtime()
+    return idempotency.purge_expired_keys(rt.sessions, rt.config)
+
+
+@task(name="worker.tasks.apply_deadline", bind=True, acks_late=True, autoretry_for=(OperationalError,),
           retry_backoff=1, retry_backoff_max=30, retry_jitter=True, max_retries=5)
 def apply_deadline(self, row_id: int) -> str:
     """Act on open decision ``row_id`` if its deadline has passed; harmless when it has
     not, when it was answered, or when another task or the sweep acted first."""
-    from service import deadlines
-
     rt = runtime()
     outcome = deadlines.apply_deadline(rt.sessions, rt.config, int(row_id))
     if outcome == "retry":  # another change to the game won the race: look again at once
@@ -166,27 +195,46 @@ def apply_deadline(self, row_id: int) -> str:
     return outcome
 
 
-@app.task(name="worker.tasks.send_reminder", acks_late=True, autoretry_for=(OperationalError,),
+@task(name="worker.tasks.send_reminder", acks_late=True, autoretry_for=(OperationalError,),
           retry_backoff=2, retry_backoff_max=60, retry_jitter=True, max_retries=5)
 def send_reminder(row_id: int) -> bool:
     """Write the reminder of open decision ``row_id`` (once per deadline) and compose it."""
-    from service import deadlines
-
     rt = runtime()
-    return deadlines.send_reminder(rt.sessions, rt.config, int(row_id))
+    return reminders.send_reminder(rt.sessions, rt.config, int(row_id))
 
 
-@app.task(name="worker.tasks.sweep_deadlines", acks_late=True)
+@task(name="worker.tasks.sweep_deadlines", acks_late=True)
 def sweep_deadlines() -> int:
     """Beat, every ``CAPUA_DEADLINE_SWEEP_SECONDS``: a task for every passed deadline and
     every due reminder.  Each task claims its row, so the sweep may overlap with them."""
-    from service import deadlines
-
     rt = runtime()
     due = deadlines.due_deadline_ids(rt.sessions, rt.config, limit=SWEEP_BATCH)
     for row_id in due:
         apply_deadline.apply_async((row_id,), queue=rt.config.celery_queue)
-    reminders = deadlines.due_reminder_ids(rt.sessions, limit=SWEEP_BATCH)
-    for row_id in reminders:
+    due_reminders = reminders.due_reminder_ids(rt.sessions, limit=SWEEP_BATCH)
+    for row_id in due_reminders:
         send_reminder.apply_async((row_id,), queue=rt.config.celery_queue)
-    return len(due) + len(reminders)
+    return len(due) + len(due_reminders)
+
+
+# --------------------------------------------------------------------------- the dispatcher
+
+
+class CeleryDispatch:
+    """What the domains commit becomes Celery tasks (the :data:`service.plumbing.dispatch.CELERY`
+    mode, registered by the app factory and by :func:`runtime`)."""
+
+    def mail(self, config: Config, ids: list[int]) -> None:
+        for message_id in ids:
+            try:
+                deliver_mail.apply_async((message_id,), retry=True, retry_policy=_ENQUEUE_RETRY)
+            except Exception:  # the broker is down: the beat sweep will enqueue it
+                log.warning("could not enqueue mail %s; the sweep will deliver it", message_id, exc_info=True)
+
+    def webhooks(self, config: Config, ids: list[int]) -> None:
+        for delivery_id in ids:
+            deliver_webhook.apply_async((delivery_id,), retry=True, retry_policy=_ENQUEUE_RETRY)
+
+    def notifications(self, config: Config, user_ids: list[int], due: list) -> None:
+        enqueue_compose(config, user_ids)
+        enqueue_deadlines(config, due)

@@ -18,11 +18,11 @@ from engine.core.errors import (
     BadArguments,
     GameOver,
 )
-from engine.core.game import Rules, match_decision, replay, step
+from engine.core.game import Rules, forced_answer, match_decision, replay, step
 
 __all__ = [
     "Command", "Event", "Decision", "Pending", "Outcome", "Viewer", "SPECTATOR",
     "ChanceRequest", "Shuffle", "Dice", "Pick", "draw_outcome", "check_outcome",
     "RuleViolation", "NotYourDecision", "NoSuchDecision", "IllegalCommand", "BadArguments",
-    "GameOver", "Rules", "match_decision", "replay", "step",
+    "GameOver", "Rules", "forced_answer", "match_decision", "replay", "step",
 ]

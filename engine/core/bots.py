@@ -9,9 +9,9 @@ random-playout tests both use this.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
-from engine.core import schema as schema_mod
+from engine.core.schema import sample as sample_schema, validate as validate_schema
 from engine.core.errors import RuleViolation
 from engine.core.types import Command, Decision, Pending
 
@@ -21,9 +21,9 @@ def choose(decision: Decision, rng: Any, *, tries: int = 8) -> Command:
     if decision.options is not None:
         return rng.choice(list(decision.options))
     for _ in range(tries):
-        args = schema_mod.sample(decision.schema or {}, rng)
+        args = sample_schema(decision.schema or {}, rng)
         try:
-            schema_mod.validate(decision.schema or {}, args)
+            validate_schema(decision.schema or {}, args)
         except RuleViolation:
             continue
         return Command(decision.seat, decision.command_type, args)
@@ -36,3 +36,36 @@ def pick_decision(pending: Pending, seats: Optional[set[int]], rng: Any) -> Opti
     if not open_:
         return None
     return rng.choice(open_)
+
+
+#: The levels a bot seat may play at, weakest first.  ``random`` is the uniformly random
+#: bot above; ``easy`` answers with its game's quick heuristic alone; ``normal`` and ``hard``
+#: search (:mod:`engine.core.search`), ``hard`` with more worlds and longer rollouts.
+LEVELS = ("random", "easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
+
+
+def answer(
+    rules: Any, knowledge: Any, state: Any, decision: Decision, rng: Any, *, level: str = DEFAULT_LEVEL,
+    should_stop: Optional[Callable[[], bool]] = None, iterations: Optional[int] = None,
+) -> Command:
+    """The answer of a bot playing at ``level`` to ``decision`` (a decision of ``state``).
+
+    ``knowledge`` is the game's :class:`engine.core.search.Knowledge` (``None``: a game
+    without one plays at random).  ``iterations`` overrides the level's think budget;
+    ``should_stop`` lets the caller end a search early (the engine reads no clock).
+    """
+    from engine.core import search
+
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
+    if level == "random" or knowledge is None:
+        return choose(decision, rng)
+    if level == "easy":
+        budget = search.Budget(iterations=0)
+    else:
+        budget = knowledge.budgets[level]
+        if iterations is not None:
+            budget = search.Budget(iterations=iterations, depth=budget.depth)
+        budget = search.Budget(budget.iterations, budget.depth, should_stop)
+    return search.choose(rules, knowledge, state, decision, rng, budget)

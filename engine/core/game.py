@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Optional, Protocol, Sequence
 
-from engine.core import schema as schema_mod
+from engine.core.schema import validate as validate_schema
 from engine.core.chance import RESOLVE_CHANCE
 from engine.core.errors import (
     GameOver,
@@ -63,6 +63,11 @@ class Rules(Protocol):
     def outcome(self, state: Any) -> Optional[Outcome]:
         """``None`` while the game runs; the result once it has ended."""
 
+    # Optional: ``decide_and_fold(state, command) -> (state, events)`` is ``decide`` for a
+    # command :func:`step` has already matched to an open decision, also returning the
+    # state the game's working transaction reached while deciding (the same state folding
+    # the events with ``apply`` gives), so a step folds every event once.
+    #
     # Optional: ``summarize(events, viewer) -> str`` tells a game (or its latest part, such
     # as an arena fight) as one readable paragraph from the events ``viewer`` may see; the
     # service offers it where a game defines it (emails, the summary endpoint).
@@ -77,6 +82,28 @@ def legal_commands(rules: Rules, state: Any, seat: int) -> list[Command]:
     return out
 
 
+def forced_answer(decision: Decision, open_decisions: Sequence[Decision] = ()) -> Optional[Command]:
+    """The one legal answer of ``decision`` when it follows from public information, else ``None``.
+
+    A decision that is not :attr:`~engine.core.types.Decision.private` and lists exactly one
+    option may be answered at once by the service: anyone could have worked that answer out, so
+    answering it tells nobody anything.  A private decision is always asked, even with a single
+    option, because answering it for the seat would tell the table what the seat holds.
+    Schema decisions are asked too: their range is the player's to choose; and a free action
+    (give gold, withdraw a trade offer) is never owed, so it is never answered for anyone.
+
+    While the same seat has a public free action open (``open_decisions``: a sale to the bank,
+    a trade in the open market), its lone answer waits for the player: such a moment exists so
+    that players may act before saying "done", and answering at once would take it from them.
+    Only public free actions count, so whether the answer waits tells nobody anything either.
+    """
+    if decision.private or decision.mode == "free" or decision.options is None or len(decision.options) != 1:
+        return None
+    if any(o.seat == decision.seat and o.mode == "free" and not o.private and o.options for o in open_decisions):
+        return None
+    return decision.options[0]
+
+
 def match_decision(pending: Pending, command: Command) -> Optional[Decision]:
     """The open decision ``command`` answers, or raise a named :class:`RuleViolation`.
 
@@ -89,24 +116,26 @@ def match_decision(pending: Pending, command: Command) -> Optional[Decision]:
         return None
     if pending.chance is not None:
         raise NotYourDecision("the game is waiting for chance to be resolved")
-    typed = [d for d in pending.decisions if _takes_type(d, command.type)]
-    if not typed:
-        raise NoSuchDecision(f"no open decision takes {command.type!r}")
-    mine = [d for d in typed if d.seat == command.seat]
+    mine = [d for d in pending.decisions if d.seat == command.seat and _takes_type(d, command.type)]
     if not mine:
+        if not any(_takes_type(d, command.type) for d in pending.decisions):
+            raise NoSuchDecision(f"no open decision takes {command.type!r}")
         raise NotYourDecision(f"seat {command.seat} has no open decision taking {command.type!r}")
     args = dict(command.args)
     first_error: Optional[Exception] = None
     for decision in mine:
         if decision.options is not None:
-            if any(opt.type == command.type and dict(opt.args) == args for opt in decision.options):
+            # an answer picked from the listing is one of the options themselves
+            if any(opt is command for opt in decision.options) or any(
+                opt.type == command.type and dict(opt.args) == args for opt in decision.options
+            ):
                 return decision
             first_error = first_error or IllegalCommand(
                 f"{command.type} {args} is not among the legal options of {decision.id}"
             )
         else:
             try:
-                schema_mod.validate(decision.schema or {}, args)
+                validate_schema(decision.schema or {}, args)
             except Exception as err:  # BadArguments
                 first_error = first_error or err
                 continue
@@ -122,14 +151,28 @@ def _takes_type(decision: Decision, command_type: str) -> bool:
 
 
 def step(rules: Rules, state: Any, command: Command) -> tuple[Any, list[Event]]:
-    """Decide ``command`` and fold its events: the one way a game moves forward."""
+    """Decide ``command`` and fold its events: the one way a game moves forward.
+
+    A game that folds while it decides (``decide_and_fold``) hands over the state it
+    reached; otherwise the events are folded here.  So are they when ``rules`` wraps a
+    game and gives its own ``decide`` (a test putting an old mistake back, say): the
+    wrapped game's ``decide_and_fold`` would pass that ``decide`` by.
+    """
     if rules.outcome(state) is not None:
         raise GameOver("the game has ended")
     match_decision(rules.pending(state), command)
+    decide_and_fold = getattr(rules, "decide_and_fold", None)
+    if decide_and_fold is not None and _same_owner(decide_and_fold, rules.decide):
+        return decide_and_fold(state, command)
     events = rules.decide(state, command)
     for event in events:
         state = rules.apply(state, event)
     return state, events
+
+
+def _same_owner(method: Any, other: Any) -> bool:
+    """Are both bound to the same object (not one to a wrapper, one to what it wraps)?"""
+    return getattr(method, "__self__", None) is getattr(other, "__self__", None)
 
 
 def replay(rules: Rules, state: Any, events: Iterable[Event]) -> Any:

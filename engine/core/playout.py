@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from engine.core import bots
+from engine.core.bots import choose, pick_decision
 from engine.core.chance import RESOLVE_CHANCE, draw_outcome
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules, step
@@ -39,10 +39,10 @@ def play_out(
             return state, log
         command = resolve_chance_command(rules, state, rng.randrange)
         if command is None:
-            decision = bots.pick_decision(rules.pending(state), None, rng)
+            decision = pick_decision(rules.pending(state), None, rng)
             if decision is None:
                 raise RuntimeError("game is stuck: no outcome, no chance and no blocking decision")
-            command = bots.choose(decision, rng)
+            command = choose(decision, rng)
             try:
                 state, events = step(rules, state, command)
             except RuleViolation:

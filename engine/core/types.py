@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Optional, Union
 
+from engine.core.records import quick_init
+
 #: A viewer is a seat number, or ``None`` for a spectator who holds no seat.
 Viewer = Optional[int]
 SPECTATOR: Viewer = None
@@ -22,6 +24,7 @@ SYSTEM_SEAT = -1
 JSON = Union[None, bool, int, float, str, list, dict]
 
 
+@quick_init
 @dataclass(frozen=True)
 class Command:
     """An imperative request: ``type`` names it (``"draw_assign"``, ``"place_bid"``).
@@ -42,6 +45,7 @@ class Command:
         return cls(seat=int(data["seat"]), type=str(data["type"]), args=dict(data.get("args") or {}))
 
 
+@quick_init
 @dataclass(frozen=True)
 class Event:
     """A past-tense fact (``"CardDrawn"``) with a stable type name and schema version.
@@ -71,6 +75,7 @@ class Event:
 DecisionMode = Literal["turn", "simultaneous", "interrupt", "free"]
 
 
+@quick_init
 @dataclass(frozen=True)
 class Decision:
     """One open question addressed to one seat.
@@ -83,6 +88,16 @@ class Decision:
     ``prompt`` is a short English sentence; ``prompt_key`` and ``prompt_args`` let pages
     and emails translate it.  ``context`` carries what the addressed player needs to
     choose (for example the cards just drawn); it is visible to that seat only.
+
+    ``private`` marks a decision whose options follow from the addressed seat's hidden
+    information (its hand, hidden gold, cards drawn, a secret it set): nobody may answer it
+    on that seat's behalf because of what it holds, so a private decision with a single
+    legal option is still asked, and whether, when and how it is answered must never
+    depend on that option count.  A decision that is not private has options that anyone
+    could work out from public information; when it has a single one, the service may
+    answer it at once (:func:`engine.core.game.forced_answer`).  Whether a decision is
+    private is a property of its kind, decided from public information like everything else
+    others may see of it.
     """
 
     id: str
@@ -98,6 +113,7 @@ class Decision:
     prompt_key: str = ""
     prompt_args: Mapping[str, Any] = field(default_factory=dict)
     context: Mapping[str, Any] = field(default_factory=dict)
+    private: bool = False
 
     def __post_init__(self) -> None:
         if (self.options is None) == (self.schema is None):
@@ -115,6 +131,7 @@ class Decision:
             "prompt": self.prompt,
             "prompt_key": self.prompt_key or self.id.split(":")[0],
             "group": self.group,
+            "private": self.private,
         }
         if not with_options:
             return out

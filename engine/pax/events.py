@@ -10,9 +10,9 @@ working state at once, so the next rule sees the table exactly as a replay will.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
+from engine.core.records import evolve
 from engine.core.types import Event
 from engine.pax.card_set import Card, second_copy
 from engine.pax.state import DESTINATIONS, PaxState, SetupChoice, find, replace_at, without
@@ -67,7 +67,7 @@ def _game_set_up(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     deck = tuple(cards[i] for i in outcome["deck"])
     aside, deck = deck[: data["set_aside"]], deck[data["set_aside"]:]
     n = state.seats
-    return replace(
+    return evolve(
         state, phase="setup", start_seat=data["start_seat"], active_seat=data["start_seat"],
         deck=deck, set_aside=aside,
         legions=((),) * data["legions"], hands=((),) * n, gold=(data["start_aurei"],) * n,
@@ -78,21 +78,21 @@ def _game_set_up(state: PaxState, data: Mapping[str, Any]) -> PaxState:
 @_folds("RomeDealt")
 def _rome_dealt(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     k, h = len(data["open"]), len(data["hidden"])
-    return replace(state, rome_open=state.deck[:k], rome_hidden=state.deck[k:k + h], deck=state.deck[k + h:])
+    return evolve(state, rome_open=state.deck[:k], rome_hidden=state.deck[k:k + h], deck=state.deck[k + h:])
 
 
 @_folds("StartCardsDrawn")
 def _start_cards_drawn(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     k = len(data["cards"])
     seat = data["seat"]
-    return replace(state, deck=state.deck[k:],
+    return evolve(state, deck=state.deck[k:],
                    limbo=replace_at(state.limbo, seat, state.limbo[seat] + state.deck[:k]))
 
 
 @_folds("StartCardChosen")
 def _start_card_chosen(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     choice = SetupChoice(keep=data["card"], push=data.get("push"))
-    return replace(state, setup_choices=replace_at(state.setup_choices, data["seat"], choice))
+    return evolve(state, setup_choices=replace_at(state.setup_choices, data["seat"], choice))
 
 
 @_folds("StartCardsKept")
@@ -105,7 +105,7 @@ def _start_cards_kept(state: PaxState, data: Mapping[str, Any]) -> PaxState:
         hands = replace_at(hands, seat, hands[seat] + to_hand)
         deck = deck + tuple(find(seen, i) for i in entry["pushed"])
         limbo = replace_at(limbo, seat, ())
-    return replace(state, hands=hands, limbo=limbo, deck=deck,
+    return evolve(state, hands=hands, limbo=limbo, deck=deck,
                    setup_choices=(None,) * state.seats)
 
 
@@ -118,40 +118,38 @@ def _legions_refilled(state: PaxState, data: Mapping[str, Any]) -> PaxState:
         index = entry["legion"] - 1
         legions = replace_at(legions, index, legions[index] + deck[:1])
         deck = deck[1:]
-    return replace(state, legions=legions, deck=deck)
+    return evolve(state, legions=legions, deck=deck)
 
 
 @_folds("RoundStarted")
 def _round_started(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, phase="turn", round=data["round"], start_seat=data["start_seat"])
+    return evolve(state, phase="turn", round=data["round"], start_seat=data["start_seat"])
 
 
 @_folds("TurnStarted")
 def _turn_started(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, phase="turn", step="choose", active_seat=data["seat"], turn=data["turn"],
+    return evolve(state, phase="turn", step="choose", active_seat=data["seat"], turn=data["turn"],
                    laid_this_turn=(), dest_left=(), batches_left=(), assigned=0)
 
 
 @_folds("DeckExhaustedAureiTaken")
 def _deck_exhausted(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, gold=_add_gold(state, data["seat"], data["aurei"]), step="buy")
+    return evolve(state, gold=_add_gold(state, data["seat"], data["aurei"]), step="buy")
 
 
 @_folds("RomePeeked")
 def _rome_peeked(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     peeked = tuple(sorted(set(state.peeked) | {data["seat"]}))
-    return replace(state, peeked=peeked, gold=_add_gold(state, data["seat"], data["aurei"]), step="")
+    return evolve(state, peeked=peeked, gold=_add_gold(state, data["seat"], data["aurei"]), step="")
 
 
 @_folds("CardsDrawn")
 def _cards_drawn(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     seat, k = data["seat"], len(data["cards"])
-    state = replace(state, deck=state.deck[k:], step="draw",
-                    limbo=replace_at(state.limbo, seat, state.limbo[seat] + state.deck[:k]),
-                    batches_left=tuple(data["remaining_batches"]))
-    if data.get("first"):
-        state = replace(state, dest_left=DESTINATIONS, assigned=0)
-    return state
+    changes: dict[str, Any] = {"dest_left": DESTINATIONS, "assigned": 0} if data.get("first") else {}
+    return evolve(state, deck=state.deck[k:], step="draw",
+                  limbo=replace_at(state.limbo, seat, state.limbo[seat] + state.deck[:k]),
+                  batches_left=tuple(data["remaining_batches"]), **changes)
 
 
 @_folds("CardAssigned")
@@ -159,91 +157,97 @@ def _card_assigned(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     seat, card_id, to = data["seat"], data["card"]["id"], data["to"]
     card = find(state.limbo[seat], card_id)
     limbo = replace_at(state.limbo, seat, without(state.limbo[seat], card_id))
-    state = replace(state, limbo=limbo, dest_left=tuple(d for d in state.dest_left if d != to),
-                    assigned=state.assigned + 1)
+    changes: dict[str, Any] = {}
     if to == "hand":
-        state = replace(state, hands=replace_at(state.hands, seat, state.hands[seat] + (card,)))
+        changes["hands"] = replace_at(state.hands, seat, state.hands[seat] + (card,))
     elif to == "legion":
         index = data["legion"] - 1
-        state = replace(state, legions=replace_at(state.legions, index, state.legions[index] + (card,)))
+        changes["legions"] = replace_at(state.legions, index, state.legions[index] + (card,))
     else:
-        state = replace(state, deck=state.deck + (card,))
-    if not state.limbo[seat] and not state.batches_left:
-        state = replace(state, step="buy")
-    return state
+        changes["deck"] = state.deck + (card,)
+    if not limbo[seat] and not state.batches_left:
+        changes["step"] = "buy"
+    return evolve(state, limbo=limbo, dest_left=tuple(d for d in state.dest_left if d != to),
+                  assigned=state.assigned + 1, **changes)
 
 
 @_folds("LegionBought")
 def _legion_bought(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     seat, index = data["seat"], data["legion"] - 1
     bought = state.legions[index]
-    return replace(state, legions=replace_at(state.legions, index, ()),
+    return evolve(state, legions=replace_at(state.legions, index, ()),
                    hands=replace_at(state.hands, seat, state.hands[seat] + bought),
                    gold=_add_gold(state, seat, -data["price"]), step="lay")
 
 
 @_folds("PurchaseSkipped")
 def _purchase_skipped(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, step="lay")
+    return evolve(state, step="lay")
 
 
 @_folds("CardLaid")
 def _card_laid(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     seat, card_id = data["seat"], data["card"]["id"]
     card: Card = find(state.hands[seat], card_id)
-    state = replace(state, hands=replace_at(state.hands, seat, without(state.hands[seat], card_id)),
-                    tableaux=replace_at(state.tableaux, seat, state.tableaux[seat] + (card,)),
-                    gold=_add_gold(state, seat, -data["cost"]))
+    changes: dict[str, Any] = {}
     if data["during"] == "turn":
-        state = replace(state, laid_this_turn=state.laid_this_turn + (card,))
+        changes["laid_this_turn"] = state.laid_this_turn + (card,)
     elif data["during"] == "interrupt":
-        state = replace(state, responders=state.responders[1:])
-    return state
+        changes.update(responders=state.responders[1:], window_laid=state.window_laid + (seat,),
+                       window_answers=state.window_answers + 1)
+    return evolve(state, hands=replace_at(state.hands, seat, without(state.hands[seat], card_id)),
+                  tableaux=replace_at(state.tableaux, seat, state.tableaux[seat] + (card,)),
+                  gold=_add_gold(state, seat, -data["cost"]), **changes)
 
 
 @_folds("PrimusConspiratusMoved")
 def _primus_moved(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, primus=data["to"])
+    return evolve(state, primus=data["to"])
 
 
 @_folds("IncomeTaken")
 def _income_taken(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, gold=_add_gold(state, data["seat"], data["aurei"]), step="")
+    return evolve(state, gold=_add_gold(state, data["seat"], data["aurei"]), step="")
 
 
 @_folds("TurnEnded")
 def _turn_ended(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, step="", laid_this_turn=(), dest_left=(), batches_left=())
+    return evolve(state, step="", laid_this_turn=(), dest_left=(), batches_left=())
 
 
 @_folds("InterruptOpened")
 def _interrupt_opened(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, phase="interrupt", interrupt_by=data["seat"],
+    return evolve(state, phase="interrupt", interrupt_by=data["seat"],
                    responders=tuple(data["responders"]))
 
 
 @_folds("InterruptPassed")
 def _interrupt_passed(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, responders=state.responders[1:])
+    return evolve(state, responders=state.responders[1:], window_answers=state.window_answers + 1)
+
+
+@_folds("InterruptReopened")
+def _interrupt_reopened(state: PaxState, data: Mapping[str, Any]) -> PaxState:
+    return evolve(state, responders=tuple(data["responders"]))
 
 
 @_folds("InterruptClosed")
 def _interrupt_closed(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, phase="turn", interrupt_by=None, responders=())
+    return evolve(state, phase="turn", interrupt_by=None, responders=(), window_laid=(), window_answers=0)
 
 
 @_folds("LegionCleared")
 def _legion_cleared(state: PaxState, data: Mapping[str, Any]) -> PaxState:
     index = data["legion"] - 1
-    return replace(state, rome_open=state.rome_open + state.legions[index],
+    return evolve(state, rome_open=state.rome_open + state.legions[index],
                    legions=replace_at(state.legions, index, ()))
 
 
 @_folds("RoundEnded")
 def _round_ended(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, step="")
+    return evolve(state, step="")
 
 
 @_folds("GameEnded")
 def _game_ended(state: PaxState, data: Mapping[str, Any]) -> PaxState:
-    return replace(state, phase="ended", step="", end_reason=data["reason"])
+    return evolve(state, phase="ended", step="", end_reason=data["reason"])

@@ -81,7 +81,10 @@ def income(tableau: tuple[Card, ...], laid: tuple[Card, ...]) -> tuple[int, str]
 
 
 def lay_decision(state: PaxState) -> Decision:
-    """The laying step: lay one more card, or stop and take income."""
+    """The laying step: lay one more card, or stop and take income.
+
+    Private: which cards may be laid follows from the hand and aurei, so stopping is asked
+    even when it is the only answer."""
     seat = state.active_seat
     laid = len(state.laid_this_turn)
     cost = lay_cost(laid)
@@ -95,7 +98,7 @@ def lay_decision(state: PaxState) -> Decision:
         prompt=(f"Lay a card from your hand (this one costs {cost} aurei), "
                 "or stop laying and take your income."),
         prompt_key="pax.lay", prompt_args={"cost": cost, "laid": laid},
-        options=options, default=stop,
+        options=options, default=stop, private=True,
         context={"cost": cost, "income_now": income(state.tableaux[seat], state.laid_this_turn)[0]},
     )
 

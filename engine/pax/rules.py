@@ -16,6 +16,7 @@ from engine.core import schema as schema_mod
 from engine.core.chance import RESOLVE_CHANCE
 from engine.core.errors import BadArguments, GameOver, NoSuchDecision
 from engine.core.game import match_decision
+from engine.core.memo import once_per_state
 from engine.core.types import SYSTEM_SEAT, Command, Event, Outcome, Pending, Viewer
 from engine.pax import flow, interrupt, laying, setup, turn, views
 from engine.pax.card_set import CardSetError, load_card_set
@@ -89,7 +90,7 @@ class PaxRules:
 
     name = "pax"
     title = "PAX"
-    rules_version = "pax-1"
+    rules_version = "pax-2"
 
     # --- creation ----------------------------------------------------------------------
 
@@ -115,7 +116,9 @@ class PaxRules:
 
     # --- play --------------------------------------------------------------------------
 
-    def pending(self, state: PaxState) -> Pending:
+    @staticmethod
+    @once_per_state
+    def pending(state: PaxState) -> Pending:
         if state.phase == "shuffle":
             return Pending(chance=setup.setup_request(state))
         if state.phase == "setup":
@@ -134,6 +137,19 @@ class PaxRules:
         return Pending()
 
     def decide(self, state: PaxState, command: Command) -> list[Event]:
+        rec = self._record(state, command)
+        if command.seat != SYSTEM_SEAT:
+            # the named rule checks passed; this also refuses stray or missing arguments
+            match_decision(self.pending(state), command)
+        return rec.events
+
+    def decide_and_fold(self, state: PaxState, command: Command) -> tuple[PaxState, list[Event]]:
+        """``decide`` for a command the kernel has matched, with the state its recorder folded."""
+        rec = self._record(state, command)
+        return rec.state, rec.events
+
+    def _record(self, state: PaxState, command: Command) -> Recorder:
+        """The rule work of ``command``: its events, folded into the recorder's state as they come."""
         if state.phase == "ended":
             raise GameOver("the game has ended")
         rec = Recorder(state)
@@ -141,14 +157,12 @@ class PaxRules:
             if command.type != RESOLVE_CHANCE:
                 raise NoSuchDecision(f"the system seat only resolves chance, not {command.type!r}")
             setup.resolve_setup(rec, command)
-            return rec.events
+            return rec
         handler = _HANDLERS.get(command.type)
         if handler is None:
             raise NoSuchDecision(f"PAX has no command {command.type!r}")
         handler(rec, command)
-        # the named rule checks passed; this also refuses stray or missing arguments
-        match_decision(self.pending(state), command)
-        return rec.events
+        return rec
 
     def apply(self, state: PaxState, event: Event) -> PaxState:
         return apply_event(state, event)

@@ -97,7 +97,7 @@ def keep_decisions(state: PaxState) -> tuple[Decision, ...]:
             id=f"keep:{seat}", seat=seat, mode="simultaneous", group="setup-keep",
             prompt=prompt, prompt_key="pax.setup_keep",
             prompt_args={"count": count, "lay": lays},
-            options=options, default=options[0],
+            options=options, default=options[0], private=True,
             context={"cards": [c.to_json() for c in state.limbo[seat]]},
         ))
     return tuple(out)

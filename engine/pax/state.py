@@ -62,9 +62,12 @@ class PaxState:
     laid_this_turn: tuple[Card, ...] = ()
     primus: Optional[int] = None
     peeked: tuple[int, ...] = ()
-    #: the senator window: who laid the senator, and who may still answer, in order
+    #: the senator window: who laid the senator, who is still to answer since the last card
+    #: laid in it (in order), who laid a card in it, and how many answers it has had
     interrupt_by: Optional[int] = None
     responders: tuple[int, ...] = ()
+    window_laid: tuple[int, ...] = ()
+    window_answers: int = 0
     end_reason: str = ""
     total_cards: int = 0
 

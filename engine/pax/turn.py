@@ -121,7 +121,9 @@ def assign_decision(state: PaxState) -> Decision:
     """Rulebook, Drawing cards: "...and decides for each at once: one card into his hand, one
     under any legion card, one back under the deck, in any order".
 
-    On a deadline the first drawn card goes to the hand, else under the deck, else under legion I."""
+    On a deadline the first drawn card goes to the hand, else under the deck, else under legion I.
+    Not private: how many answers there are follows from how many cards were drawn and which
+    destinations are used, which the table sees."""
     seat = state.active_seat
     drawn = state.limbo[seat]
     open_ = open_destinations(state)
@@ -201,7 +203,9 @@ def buy_problem(state: PaxState, seat: int, legion: object) -> Optional[RuleViol
 
 def buy_decision(state: PaxState) -> Decision:
     """Rulebook, Buying cards: "A player who buys always buys all the cards under one of the
-    legion cards" -- one legion's cards per turn, or none."""
+    legion cards" -- one legion's cards per turn, or none.
+
+    Private: which legions are affordable follows from the player's hidden aurei."""
     seat = state.active_seat
     skip = Command(seat, "skip_buy", {})
     options = tuple(
@@ -212,7 +216,7 @@ def buy_decision(state: PaxState) -> Decision:
         id=f"buy:{state.turn}", seat=seat, mode="turn",
         prompt="Buy all the cards under one legion, or buy nothing.",
         prompt_key="pax.buy", prompt_args={},
-        options=options, default=skip,
+        options=options, default=skip, private=True,
         context={"prices": {str(n): buy_price(state, seat, n) for n in range(1, len(state.legions) + 1)
                             if state.legions[n - 1]}},
     )

@@ -90,7 +90,8 @@ def view(state: PaxState, viewer: Viewer) -> dict:
             "symbols": symbol_counts(state.rome_open),
         },
         "interrupt": (
-            {"senator_seat": state.interrupt_by, "responder": state.responders[0] if state.responders else None}
+            {"senator_seat": state.interrupt_by, "responder": state.responders[0] if state.responders else None,
+             "still_to_answer": list(state.responders), "laid": list(state.window_laid)}
             if state.phase == "interrupt" else None
         ),
         "players": players,
@@ -171,6 +172,7 @@ _REDACT: dict[str, Callable[[Mapping[str, Any], Viewer], dict]] = {
     "TurnEnded": _everything,
     "InterruptOpened": _everything,
     "InterruptPassed": _everything,
+    "InterruptReopened": _everything,
     "InterruptClosed": _everything,
     "LegionCleared": _everything,
     "RoundEnded": _everything,

@@ -329,7 +329,9 @@ def check_senate_deck(card_set: CardSet, seats: int, deck: list[str]) -> Optiona
 
     "With 3-4 players there must always be 20 senate cards in play, with 2 players 15.
     Also, 4 (3 with 2 players) scoring cards of epoch III must always lie at the bottom
-    of the senate deck." (p. 7, "Maßgeschneiderter Senatskartenstapel")
+    of the senate deck." (p. 7, "Maßgeschneiderter Senatskartenstapel")  And with 2
+    players "all senate cards with this symbol are removed from the game" ("Regeln für
+    2 Spieler", p. 7): a custom deck does not bring them back.
     """
     size = card_set.per_seats(card_set.senate_deck_size, seats)
     if len(deck) != size:
@@ -340,6 +342,10 @@ def check_senate_deck(card_set: CardSet, seats: int, deck: list[str]) -> Optiona
         return f"unknown senate cards {unknown}"
     if len(set(deck)) != len(deck):
         return "a senate card appears twice in the deck"
+    if seats == 2:
+        marked = [c for c in deck if card_set.senate_card(c).two_player_removed]
+        if marked:
+            return f"senate cards marked for 3 or more players are out of a 2-player game: {marked}"
     bottom = card_set.per_seats(card_set.scoring_cards_at_bottom, seats)
     scoring_iii = [c for c in deck if card_set.senate_card(c).epoch == 3 and card_set.senate_card(c).is_scoring]
     if len(scoring_iii) < bottom:

@@ -206,7 +206,10 @@ def forum_advance(state: State, seat: int, card: SenateCard, scoring: str) -> Op
     """Africanus / Hispania Maximus while the ``scoring`` forum track is scored.
 
     "Scoring: when you score the wine forum track, lay this card on a wine province card
-    (exhausting both) to advance your marker on the wine track one space."  Scoring cards
+    (exhausting both) to advance your marker on the wine track one space."  Hispania Maximus,
+    as printed, is laid on an olive province while the olives are scored and advances the
+    *wine* marker ("um deinen Marker auf der Weinleiste ein Feld vorzurücken", p. 8): the
+    card data names the three tracks separately.  Scoring cards
     "need no matching province, but can be activated only once per scoring" (p. 6).  The
     move only ever helps its owner, so it is made for him whenever it can advance his
     marker: on the first of his unexhausted provinces of the resource.

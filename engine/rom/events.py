@@ -8,12 +8,14 @@ events a later version no longer makes still replays.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
+from engine.core.records import evolve
 from engine.core.types import Event
 from engine.rom import placement
-from engine.rom.state import BLACK_MARKET, MILITARY, SENATE, Reroll, State, freeze, resource_index, track_index
+from engine.rom.state import (
+    BLACK_MARKET, MILITARY, REPEAT_FREELY, SENATE, Reroll, State, freeze, resource_index, track_index,
+)
 
 EVENT_TYPES = {
     "DecksShuffled": 1, "CardsLaidOut": 1, "PowerDiceRolled": 1, "SenateCardActivated": 1,
@@ -44,8 +46,8 @@ def _next_turn(state: State, seat: int) -> State:
     for k in range(1, len(order) + 1):
         candidate = order[(i + k) % len(order)]
         if state.player(candidate).unplaced:
-            return replace(state, turn_seat=candidate, turn_placed=False)
-    return replace(state, turn_seat=None, turn_placed=False)
+            return evolve(state, turn_seat=candidate, turn_placed=False)
+    return evolve(state, turn_seat=None, turn_placed=False)
 
 
 def _without_one(values: tuple[int, ...], value: int) -> tuple[int, ...]:
@@ -57,7 +59,7 @@ def _without_one(values: tuple[int, ...], value: int) -> tuple[int, ...]:
 def _set_track(state: State, track: int, groups) -> State:
     tracks = list(state.tracks)
     tracks[track] = groups
-    return replace(state, tracks=tuple(tracks))
+    return evolve(state, tracks=tuple(tracks))
 
 
 def _remove_group(state: State, track: int, seat: int) -> State:
@@ -81,12 +83,12 @@ def _add_vp(state: State, points: Mapping[str, int]) -> State:
 
 
 def _decks_shuffled(state: State, d: Mapping[str, Any]) -> State:
-    return replace(state, province_deck=tuple(d["provinces"]), senate_deck=tuple(d["senate"]),
+    return evolve(state, province_deck=tuple(d["provinces"]), senate_deck=tuple(d["senate"]),
                    arena_deck=tuple(d["arena"]))
 
 
 def _cards_laid_out(state: State, d: Mapping[str, Any]) -> State:
-    return replace(
+    return evolve(
         state,
         round=d["round"],
         phase="roll",
@@ -101,16 +103,16 @@ def _cards_laid_out(state: State, d: Mapping[str, Any]) -> State:
 
 def _dice_rolled(state: State, d: Mapping[str, Any]) -> State:
     players = tuple(
-        replace(p, unplaced=tuple(sorted(d["dice"][str(s)])), rolled=tuple(d["dice"][str(s)]), order_adjust=0,
+        evolve(p, unplaced=tuple(sorted(d["dice"][str(s)])), rolled=tuple(d["dice"][str(s)]), order_adjust=0,
                 track_bonus=(0, 0, 0))
         for s, p in enumerate(state.players)
     )
     previous = tuple(d["tiebreak"]) if d.get("tiebreak") is not None else state.turn_order
-    return replace(state, players=players, phase="order", previous_order=previous, order_done=frozenset())
+    return evolve(state, players=players, phase="order", previous_order=previous, order_done=frozenset())
 
 
 def _card_activated(state: State, d: Mapping[str, Any]) -> State:
-    return replace(
+    return evolve(
         state,
         exhausted_senate=state.exhausted_senate | {d["card"]},
         exhausted_provinces=state.exhausted_provinces | set(d["provinces"]),
@@ -124,13 +126,13 @@ def _order_adjusted(state: State, d: Mapping[str, Any]) -> State:
 
 
 def _order_cards_finished(state: State, d: Mapping[str, Any]) -> State:
-    return replace(state, order_done=state.order_done | {d["seat"]})
+    return evolve(state, order_done=state.order_done | {d["seat"]})
 
 
 def _order_determined(state: State, d: Mapping[str, Any]) -> State:
     order = tuple(d["order"])
     first = next((s for s in order if state.player(s).unplaced), None)
-    return replace(state, turn_order=order, phase="placement", turn_seat=first, turn_placed=False)
+    return evolve(state, turn_order=order, phase="placement", turn_seat=first, turn_placed=False)
 
 
 def _die_placed(state: State, d: Mapping[str, Any]) -> State:
@@ -138,7 +140,7 @@ def _die_placed(state: State, d: Mapping[str, Any]) -> State:
     at = placement.Landing(d["section"], tuple(d["pushes"]), d["joins"])
     state = _set_track(state, track, placement.place(state.tracks[track], seat, d["value"], at))
     state = state.with_player(seat, unplaced=_without_one(state.player(seat).unplaced, d["value"]))
-    return replace(state, turn_placed=True)
+    return evolve(state, turn_placed=True)
 
 
 def _placement_passed(state: State, d: Mapping[str, Any]) -> State:
@@ -160,7 +162,7 @@ def _reroll_started(state: State, d: Mapping[str, Any]) -> State:
         seat=d["seat"], by=d["by"], card=d["card"], values=tuple(d.get("values", ())),
         track=track_index(d["track"]) if "track" in d else -1, index=d.get("index", -1), repeat=d["repeat"],
     )
-    return replace(state, reroll=reroll, repeat_offer=None, chance_seq=state.chance_seq + 1)
+    return evolve(state, reroll=reroll, repeat_offer=None, chance_seq=state.chance_seq + 1)
 
 
 def _dice_rerolled(state: State, d: Mapping[str, Any]) -> State:
@@ -175,13 +177,14 @@ def _dice_rerolled(state: State, d: Mapping[str, Any]) -> State:
             unplaced = _without_one(unplaced, value)
         state = state.with_player(seat, unplaced=tuple(sorted(unplaced + tuple(d["new"]))))
     offer = None
-    if reroll is not None and reroll.repeat > 0 and state.player(reroll.by).unplaced:
-        offer = Reroll(seat=reroll.by, by=reroll.by, card=reroll.card, repeat=reroll.repeat - 1)
-    return replace(state, reroll=None, repeat_offer=offer)
+    if reroll is not None and reroll.repeat != 0 and state.player(reroll.by).unplaced:
+        left = REPEAT_FREELY if reroll.repeat == REPEAT_FREELY else reroll.repeat - 1
+        offer = Reroll(seat=reroll.by, by=reroll.by, card=reroll.card, repeat=left)
+    return evolve(state, reroll=None, repeat_offer=offer)
 
 
 def _reroll_declined(state: State, d: Mapping[str, Any]) -> State:
-    return replace(state, repeat_offer=None)
+    return evolve(state, repeat_offer=None)
 
 
 def _die_lowered(state: State, d: Mapping[str, Any]) -> State:
@@ -205,7 +208,7 @@ def _resource_stolen(state: State, d: Mapping[str, Any]) -> State:
 def _senate_discarded(state: State, d: Mapping[str, Any]) -> State:
     seat = d["seat"]
     state = state.with_player(seat, senate=tuple(c for c in state.player(seat).senate if c != d["card"]))
-    return replace(state, removed=state.removed + (d["card"],),
+    return evolve(state, removed=state.removed + (d["card"],),
                    senate_on=tuple((c, on) for c, on in state.senate_on if c != d["card"]))
 
 
@@ -216,18 +219,18 @@ def _province_discarded(state: State, d: Mapping[str, Any]) -> State:
     state = state.with_player(owner, provinces=tuple(p for p in state.player(owner).provinces if p != pid))
     state = _forum_add(state, owner, d["resource"], -1)
     senate_on = tuple((c, tuple(p for p in on if p != pid)) for c, on in state.senate_on)
-    return replace(state, removed=state.removed + (pid,), senate_on=senate_on)
+    return evolve(state, removed=state.removed + (pid,), senate_on=senate_on)
 
 
 def _placement_finished(state: State, d: Mapping[str, Any]) -> State:
-    return replace(state, phase="resolution", turn_seat=None, turn_placed=False, reroll=None, repeat_offer=None)
+    return evolve(state, phase="resolution", turn_seat=None, turn_placed=False, reroll=None, repeat_offer=None)
 
 
 def _provinces_conquered(state: State, d: Mapping[str, Any]) -> State:
     seat = d["seat"]
     state = _remove_group(state, MILITARY, seat)
     taken = tuple(d["provinces"])
-    state = replace(state, province_row=tuple(p for p in state.province_row if p not in taken))
+    state = evolve(state, province_row=tuple(p for p in state.province_row if p not in taken))
     state = state.with_player(seat, provinces=state.player(seat).provinces + taken)
     for pid in taken:
         state = _forum_add(state, seat, state.province(pid).resource, 1)
@@ -238,29 +241,29 @@ def _senate_taken(state: State, d: Mapping[str, Any]) -> State:
     seat = d["seat"]
     state = _remove_group(state, SENATE, seat)
     taken = tuple(d["cards"])
-    state = replace(state, senate_row=tuple(c for c in state.senate_row if c not in taken))
+    state = evolve(state, senate_row=tuple(c for c in state.senate_row if c not in taken))
     return state.with_player(seat, senate=state.player(seat).senate + taken)
 
 
 def _arena_bought(state: State, d: Mapping[str, Any]) -> State:
     seat = d["seat"]
-    state = replace(state, arena_row=tuple(c for c in state.arena_row if c != d["card"]),
+    state = evolve(state, arena_row=tuple(c for c in state.arena_row if c != d["card"]),
                     market_spent=state.market_spent + d["cost"])
     return state.with_player(seat, arena=state.player(seat).arena + (d["card"],))
 
 
 def _hidden_arena_bought(state: State, d: Mapping[str, Any]) -> State:
     seat = d["seat"]
-    state = replace(state, arena_deck=state.arena_deck[1:], market_spent=state.market_spent + d["cost"])
+    state = evolve(state, arena_deck=state.arena_deck[1:], market_spent=state.market_spent + d["cost"])
     return state.with_player(seat, arena=state.player(seat).arena + (d["card"],))
 
 
 def _market_left(state: State, d: Mapping[str, Any]) -> State:
-    return replace(_remove_group(state, BLACK_MARKET, d["seat"]), market_spent=0)
+    return evolve(_remove_group(state, BLACK_MARKET, d["seat"]), market_spent=0)
 
 
 def _resolution_finished(state: State, d: Mapping[str, Any]) -> State:
-    return replace(state, phase=d["next"])
+    return evolve(state, phase=d["next"])
 
 
 def _forum_advanced(state: State, d: Mapping[str, Any]) -> State:
@@ -276,7 +279,7 @@ def _forum_scored(state: State, d: Mapping[str, Any]) -> State:
     state = _add_vp(state, total)
     # "Each player may form a set of three or more arena cards" (p. 6): who holds three.
     eligible = tuple(s for s, p in enumerate(state.players) if len(p.arena) >= 3)
-    return replace(state, phase="arena", arena_eligible=eligible,
+    return evolve(state, phase="arena", arena_eligible=eligible,
                    scores_log=state.scores_log + (("ForumScored", freeze(dict(d))),))
 
 
@@ -291,14 +294,14 @@ def _arena_revealed(state: State, d: Mapping[str, Any]) -> State:
         seat = int(seat_key)
         used.extend(cards)
         state = state.with_player(seat, arena=tuple(c for c in state.player(seat).arena if c not in cards))
-    players = tuple(replace(p, arena_set=None) for p in state.players)
-    return replace(state, players=players, removed=state.removed + tuple(used), arena_eligible=(),
+    players = tuple(evolve(p, arena_set=None) for p in state.players)
+    return evolve(state, players=players, removed=state.removed + tuple(used), arena_eligible=(),
                    phase=d["next"], scores_log=state.scores_log + (("ArenaSetsRevealed", freeze(dict(d))),))
 
 
 def _round_cleaned_up(state: State, d: Mapping[str, Any]) -> State:
-    players = tuple(replace(p, unplaced=(), order_adjust=0, track_bonus=(0, 0, 0)) for p in state.players)
-    return replace(
+    players = tuple(evolve(p, unplaced=(), order_adjust=0, track_bonus=(0, 0, 0)) for p in state.players)
+    return evolve(
         state,
         players=players,
         removed=state.removed + tuple(d["removed"]),
@@ -310,7 +313,7 @@ def _round_cleaned_up(state: State, d: Mapping[str, Any]) -> State:
 
 def _senate_scored(state: State, d: Mapping[str, Any]) -> State:
     total = {seat: sum(cards.values()) for seat, cards in d["points"].items()}
-    return replace(_add_vp(state, total), scores_log=state.scores_log + (("SenateCardsScored", freeze(dict(d))),))
+    return evolve(_add_vp(state, total), scores_log=state.scores_log + (("SenateCardsScored", freeze(dict(d))),))
 
 
 def _regions_scored(state: State, d: Mapping[str, Any]) -> State:
@@ -318,11 +321,11 @@ def _regions_scored(state: State, d: Mapping[str, Any]) -> State:
     for points in d["points"].values():
         for seat, vp in points.items():
             total[seat] = total.get(seat, 0) + vp
-    return replace(_add_vp(state, total), scores_log=state.scores_log + (("RegionsScored", freeze(dict(d))),))
+    return evolve(_add_vp(state, total), scores_log=state.scores_log + (("RegionsScored", freeze(dict(d))),))
 
 
 def _game_ended(state: State, d: Mapping[str, Any]) -> State:
-    return replace(state, phase="over", result=(tuple(d["winners"]), tuple(d["ranking"]), freeze(d["tiebreak"])))
+    return evolve(state, phase="over", result=(tuple(d["winners"]), tuple(d["ranking"]), freeze(d["tiebreak"])))
 
 
 _HANDLERS: dict[str, Callable[[State, Mapping[str, Any]], State]] = {

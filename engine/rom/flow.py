@@ -14,6 +14,7 @@ from typing import Any, Iterable, Optional
 from engine.core import schema as schema_mod
 from engine.core.chance import RESOLVE_CHANCE, ChanceRequest, Dice, Shuffle, check_outcome
 from engine.core.errors import GameOver, IllegalCommand, NoSuchDecision, RuleViolation
+from engine.core.memo import once_per_state
 from engine.core.types import SYSTEM_SEAT, Command, Decision, Event, Pending
 from engine.rom import effects, placement, scoring
 from engine.rom.carddata import CardSetError, check_senate_deck, load_card_set, standard_senate_deck
@@ -164,6 +165,7 @@ def _order_actor(state: State) -> Optional[int]:
 # ====================================================================== cards
 
 
+@once_per_state
 def _activations(state: State, seat: int, timings: Iterable[str]) -> list[dict[str, Any]]:
     """Every ``activate_card`` answer open to ``seat`` for cards of ``timings``."""
     timings = tuple(timings)
@@ -198,6 +200,7 @@ def _exceed_cards(state: State, seat: int) -> list[tuple[str, tuple[str, ...]]]:
 # ====================================================================== Phase 2
 
 
+@once_per_state
 def placements(state: State, seat: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Every legal placement of ``seat`` now, each with its preview: (args, preview).
 
@@ -298,6 +301,7 @@ def market_budget(state: State, seat: int) -> int:
     return 0 if group is None else sum(group.dice) + state.player(seat).track_bonus[BLACK_MARKET]
 
 
+@once_per_state
 def conquests(state: State, strength: int) -> list[list[str]]:
     """"He may conquer one or more provinces with a total strength of at most his legion's
     strength" (p. 5).  Every such choice, the empty one included, in row order."""
@@ -324,6 +328,7 @@ def _conquer_decision(state: State, seat: int) -> Decision:
     )
 
 
+@once_per_state
 def _senate_choices(state: State, seat: int) -> list[list[str]]:
     """"For each of his dice on the senate track the player takes one of the senate cards
     laid out; the dice values do not matter" (p. 5)."""
@@ -342,6 +347,7 @@ def _senate_decision(state: State, seat: int, choices: list[list[str]]) -> Decis
     )
 
 
+@once_per_state
 def _market_commands(state: State, seat: int) -> list[Command]:
     """"He may buy one or more arena cards laid out whose costs add up to at most his
     budget.  For 5 coins he may also buy the top hidden card of the arena deck, even
@@ -380,7 +386,10 @@ def _market_decision(state: State, seat: int, buys: list[Command]) -> Decision:
 
 def _arena_decision(state: State, seat: int) -> Decision:
     """"Each player may form one set of three or more arena cards and lay it face down, or
-    pass.  When all have laid a set or passed, the cards are revealed" (p. 6)."""
+    pass.  When all have laid a set or passed, the cards are revealed" (p. 6).
+
+    Private: the cards offered are the player's arena hand, hidden from the others.  Who is asked
+    follows from public facts only (who holds three or more arena cards: the count is open)."""
     hand = list(state.player(seat).arena)
     best = scoring.best_set([state.cards.arena_card(c) for c in hand], state.cards.ranks)
     schema = {
@@ -395,7 +404,7 @@ def _arena_decision(state: State, seat: int) -> Decision:
         prompt="Lay a set of 3 or more arena cards face down for the games, or pass with an empty set.",
         prompt_key="arena_set", prompt_args={"round": state.round},
         schema=schema, command_type="submit_arena_set",
-        default=Command(seat, "submit_arena_set", {"cards": [c.id for c in best]}),
+        default=Command(seat, "submit_arena_set", {"cards": [c.id for c in best]}), private=True,
         context={"hand": hand, "suggested": [c.id for c in best]},
     )
 
@@ -555,6 +564,7 @@ def settle(state: State) -> tuple[State, list[Event]]:
 # ====================================================================== pending
 
 
+@once_per_state
 def pending(state: State) -> Pending:
     phase = state.phase
     if phase == "over":
@@ -609,6 +619,11 @@ def pending(state: State) -> Pending:
 
 
 def decide(state: State, command: Command) -> list[Event]:
+    return decide_and_fold(state, command)[1]
+
+
+def decide_and_fold(state: State, command: Command) -> tuple[State, list[Event]]:
+    """``decide``, also returning the state its events fold to (folded once, here)."""
     if state.phase == "over":
         raise GameOver("the game has ended")
     if command.seat == SYSTEM_SEAT:
@@ -617,7 +632,8 @@ def decide(state: State, command: Command) -> list[Event]:
         events = _decide_player(state, command)
     for event in events:
         state = apply(state, event)
-    return events + settle(state)[1]
+    state, automatic = settle(state)
+    return state, events + automatic
 
 
 def _decide_chance(state: State, command: Command) -> list[Event]:

@@ -66,6 +66,9 @@ class RomRules:
     def decide(self, state: State, command: Command) -> list[Event]:
         return flow.decide(state, command)
 
+    def decide_and_fold(self, state: State, command: Command) -> tuple[State, list[Event]]:
+        return flow.decide_and_fold(state, command)
+
     def apply(self, state: State, event: Event) -> State:
         return _apply(state, event)
 

@@ -6,9 +6,10 @@ resources are indexed in the order of :data:`TRACKS` and :data:`RESOURCES`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Optional
 
+from engine.core.records import evolve
 from engine.rom.carddata import CardSet, Province, SenateCard
 from engine.rom.vocabulary import RESOURCES, TRACKS
 
@@ -43,11 +44,15 @@ class Player:
     arena_set: Optional[tuple[str, ...]] = None  # submitted hidden set (None: not yet)
 
 
+#: ``Reroll.repeat`` of a card whose re-roll "may even be repeated" without a limit.
+REPEAT_FREELY = -1
+
+
 @dataclass(frozen=True)
 class Reroll:
     """A re-roll waiting for chance: ``seat``'s unplaced dice ``values``, or the placed
     die ``index`` of ``seat``'s group on ``track``.  ``repeat`` further re-rolls of the
-    activator's own dice follow (Proconsul)."""
+    activator's own dice may follow (Proconsul); ``REPEAT_FREELY`` (-1): as many as he likes."""
 
     seat: int
     by: int
@@ -100,8 +105,8 @@ class State:
 
     def with_player(self, seat: int, **changes) -> "State":
         players = list(self.players)
-        players[seat] = replace(players[seat], **changes)
-        return replace(self, players=tuple(players))
+        players[seat] = evolve(players[seat], **changes)
+        return evolve(self, players=tuple(players))
 
     def province(self, pid: str) -> Province:
         return self.cards.province(pid)

@@ -54,9 +54,9 @@ KINDS: dict[str, Kind] = {
         "order", {"amount": _int(-12, 12), "target": _enum("self", "any")},
         "Phase 1: add `amount` to the dice total of yourself (`self`) or of any player (`any`) for the turn order."),
     "reroll_unplaced": Kind(
-        "turn", {"target": _enum("self", "any"), "dice": _enum("one", "any"), "repeat": _int(0, 3)},
+        "turn", {"target": _enum("self", "any"), "dice": _enum("one", "any"), "repeat": _int(-1, 3)},
         "Re-roll one (`one`) or any number (`any`) of the unplaced dice of yourself or of any player; "
-        "`repeat` more re-rolls of your own dice may follow."),
+        "`repeat` more re-rolls of your own dice may follow (-1: as many as you like)."),
     "change_unplaced": Kind(
         "turn", {"delta": _int(1, 5), "wrap": {"type": "boolean"}},
         "Change one of your unplaced dice by +`delta` or -`delta`; with `wrap`, 6+1 is 1 and 1-1 is 6."),

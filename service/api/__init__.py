@@ -3,8 +3,13 @@
 ``register(app)`` configures flask-smorest, which generates the OpenAPI document at
 ``/api/v1/openapi.json`` from the marshmallow schemas and the views' decorators; adds
 the browsable docs at ``/api/v1/docs`` (served from this machine, no CDN); and turns
-on rate limiting.  Errors are rendered by :mod:`service.http_errors`, flask-smorest's own
+on rate limiting.  Errors are rendered by :mod:`service.plumbing.http_errors`, flask-smorest's own
 handler included, so every refusal has the one shape.
+
+The API is blueprints and schemas only: each view parses, calls one function of a room
+below (:mod:`service.play`, :mod:`service.notify`, :mod:`service.identity`) and shapes
+the answer.  May import those rooms, :mod:`service.words` and :mod:`service.plumbing`;
+never :mod:`service.web`.
 """
 
 from __future__ import annotations
@@ -14,12 +19,11 @@ from typing import Any
 
 from flask import Flask
 from flask_smorest import Api
-from werkzeug.routing import BaseConverter, IntegerConverter
+from werkzeug.routing import BaseConverter
 
-from service import http_errors, ratelimit
+from service.api.blueprint import PREFIX
 from service.api.schemas import ErrorSchema
-
-PREFIX = "/api/v1"
+from service.plumbing import converters, http_errors, ratelimit
 
 API_DESCRIPTION = """\
 Capua plays Roman board games by email and over this API.
@@ -67,14 +71,6 @@ class GameIdConverter(BaseConverter):
     regex = r"[A-Za-z0-9_-]{1,32}"
 
 
-class Int64Converter(IntegerConverter):
-    """Path integers bounded to the database's 64-bit columns (a larger one is a 404)."""
-
-    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max", 2**63 - 1)
-        super().__init__(map, *args, **kwargs)
-
-
 def register(app: Flask) -> None:
     from service.api import (
         deadlines,
@@ -111,12 +107,13 @@ def register(app: Flask) -> None:
         },
     )
     app.url_map.converters["game_id"] = GameIdConverter
-    app.url_map.converters["int64"] = Int64Converter
+    converters.register(app)
     api = CapuaApi(app)
     api.register_converter(GameIdConverter, lambda _c: {"type": "string", "pattern": GameIdConverter.regex,
                                                         "maxLength": 32})
-    api.register_converter(Int64Converter, lambda _c: {"type": "integer", "minimum": 0,
-                                                       "maximum": 2**63 - 1})
+    for converter in (converters.Int64Converter, converters.Int32Converter):
+        api.register_converter(converter, lambda _c, top=converter.maximum: {"type": "integer", "minimum": 0,
+                                                                             "maximum": top})
     for blueprint in (game_types.blp, games.blp, magic_links.blp, tokens.blp, me.blp, messages.blp, messages.inbound,
                       webhooks.blp, standing_orders.blp, deadlines.blp, notifications.blp):
         api.register_blueprint(blueprint, url_prefix=PREFIX + blueprint.url_prefix)

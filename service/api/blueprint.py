@@ -4,6 +4,8 @@ On top of flask-smorest's :class:`~flask_smorest.Blueprint` it adds what every C
 resource shares, so each resource module only states what is particular to it:
 
 * the strict JSON body parser (:mod:`service.api.body`);
+* JSON only: a mutating request that names another content type is refused with 415
+  even when its body is empty (a cross-site HTML form cannot send ``application/json``);
 * sign-in: every view of a blueprint made with ``public=False`` answers 401 to an
   anonymous request *before* its arguments are parsed, so a stranger learns nothing
   about the API's validation either;
@@ -17,11 +19,15 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any, Callable
 
+from flask import request
 from flask_smorest import Blueprint
 
-from service import auth
-from service.api.body import JsonBodyParser
-from service.idempotency import idempotent
+from service.api.body import JsonBodyParser, UnsupportedMediaType, is_json_mimetype
+from service.identity import auth
+from service.plumbing.idempotency import idempotent
+
+#: Where the API lives; every resource's blueprint is under it.
+PREFIX = "/api/v1"
 
 #: Error answers any operation may give: rate limiting and our own failure.
 _ALWAYS = (429, 500)
@@ -65,13 +71,16 @@ def _capua_doc(func: Callable) -> dict:
 
 
 class ApiBlueprint(Blueprint):
-    """A resource of the API; ``public=True`` for the few that anonymous clients may use."""
+    """A resource of the API; ``public=True`` for the few that anonymous clients may use,
+    ``accepts_forms=True`` for the one that mail providers post forms to."""
 
     ARGUMENTS_PARSER = JsonBodyParser()
 
-    def __init__(self, *args: Any, public: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, public: bool = False, accepts_forms: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.public = public
+        if not accepts_forms:
+            self.before_request(_refuse_other_content_types)
         if not public:
             self.before_request(_require_signed_in)
         self._prepare_doc_cbks.append(self._prepare_capua_doc)
@@ -129,6 +138,13 @@ class ApiBlueprint(Blueprint):
         if self.public:
             doc["security"] = []
         return doc
+
+
+def _refuse_other_content_types() -> None:
+    if request.method in {"POST", "PUT", "PATCH", "DELETE"} and request.content_type \
+            and not is_json_mimetype(request.mimetype):
+        raise UnsupportedMediaType("Send the request body as application/json.",
+                                   details={"content_type": request.mimetype[:100]})
 
 
 def _require_signed_in() -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service import absence, auth, deadlines
 from service.api.blueprint import ApiBlueprint
-from service.database import config, session
+from service.identity import auth
+from service.play import absence, deadlines, game_clock
+from service.plumbing.database import config, session
 
 blp = ApiBlueprint("clock", __name__, url_prefix="/games",
                    description="A game's clock: deadlines, pause, extensions, bot takeover.")
@@ -36,6 +37,8 @@ class ClockSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     hours = fields.Integer(required=True, metadata={"description": "Time per decision."})
+    window_hours = fields.Integer(required=True, metadata={
+        "description": "Time per window answer (react, use a guard, pass): reaction windows run on this clock."})
     time_of_day = fields.String(allow_none=True, required=True,
                                 metadata={"description": "Deadlines fall at this time (HH:MM) in `timezone`."})
     timezone = fields.String(required=True)
@@ -54,7 +57,7 @@ class PauseSchema(Schema):
 
 
 class ExtendSchema(Schema):
-    hours = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=deadlines.MAX_CLOCK_HOURS))
+    hours = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=game_clock.MAX_CLOCK_HOURS))
     seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=15),
                           metadata={"description": "Only this seat's deadlines; all open ones when omitted."})
 

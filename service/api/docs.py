@@ -1,7 +1,7 @@
 """The browsable API docs at ``/api/v1/docs``, served entirely from this machine.
 
 Swagger UI's files come from the ``swagger-ui-bundle`` package (no CDN: the docs work on
-a laptop with no network), its start-up script from ``service/static/apidocs`` (so the
+a laptop with no network), its start-up script from ``service/web/static/apidocs`` (so the
 page needs no inline script and can send a strict Content-Security-Policy).  The page
 also renders a plain reference of every operation and schema on the server, from the
 same OpenAPI document: readable with JavaScript off, and hidden once Swagger UI starts.
@@ -15,9 +15,9 @@ from typing import Any
 from flask import Blueprint, Flask, abort, render_template, send_from_directory, url_for
 from swagger_ui_bundle import swagger_ui_path
 
-from service.api import PREFIX
+from service.api.blueprint import PREFIX
 
-_OWN_ASSETS = Path(__file__).resolve().parent.parent / "static" / "apidocs"
+_OWN_ASSETS = Path(__file__).resolve().parent.parent / "web" / "static" / "apidocs"
 #: Asset name -> folder.  Only these names are served; anything else is a 404.
 ASSETS = {
     "swagger-ui-bundle.js": Path(swagger_ui_path),

@@ -1,6 +1,6 @@
 """``/api/v1/games``: create, list, join, read and play games.
 
-Views are thin: they read the request, call one function of :mod:`service.games`, and
+Views are thin: they read the request, call one function of :mod:`service.play.games`, and
 shape the answer.  Everything a player reads comes from that module's read side
 (``game_view``, ``decisions_for``, ``visible_events``, ``view_at``), which only ever
 hands out the engine's per-viewer ``view``/``visible``: a view here never touches raw
@@ -13,13 +13,13 @@ may carry the version it was decided against as ``If-Match`` or ``expected_versi
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
 
 from flask import Response, request, url_for
 
-from service import auth
-from service import games as game_service
 from service.api.blueprint import ApiBlueprint
+from service.identity import auth
+from service.play import games as game_service
 from service.api.schemas import (
     CommandResultSchema,
     CommandSchema,
@@ -33,9 +33,9 @@ from service.api.schemas import (
     GameTellingSchema,
     JoinGameSchema,
 )
-from service.database import config, session
-from service.db import Game
-from service.errors import InvalidInput, NotFound
+from service.plumbing.database import config, session
+from service.plumbing.db import Game
+from service.plumbing.errors import InvalidInput, NotFound
 
 blp = ApiBlueprint("games", __name__, url_prefix="/games", description="Games: create, join, read and play.")
 
@@ -146,14 +146,7 @@ def submit_command(args, game_id: str):
         session(), config(), game_id, user, command_type=args["type"], args=args["args"],
         expected_version=expected, seat=args["seat"],
     )
-    first = min((seq for seq, _event in result.events), default=result.version + 1)
-    body = {
-        "version": result.version,
-        "events": _visible_since(game_id, user, first - 1, result.version),
-        "decisions": game_service.decisions_for(session(), game_id, user),
-        "outcome": result.outcome,
-    }
-    return body, 200, {"ETag": _etag(result.version)}
+    return game_service.command_answer(result, user), 200, {"ETag": _etag(result.version)}
 
 
 @blp.route("/<game_id:game_id>/events", methods=["GET"])
@@ -203,20 +196,6 @@ def _version_of(game_id: str) -> int:
     if game is None:  # the read just before found it; only a deletion between could get here
         raise NotFound("no such game", details={"game_id": game_id})
     return game.version
-
-
-def _visible_since(game_id: str, user: Any, after: int, upto: int) -> list[dict]:
-    """Every event after ``after`` up to ``upto`` that ``user`` may see, over as many pages as it takes."""
-    out: list[dict] = []
-    cursor = after
-    while cursor < upto:
-        page = game_service.visible_events(session(), game_id, user, after=cursor,
-                                           limit=game_service.MAX_EVENTS_PAGE)
-        if not page:
-            break
-        out.extend(page)
-        cursor = page[-1]["seq"]
-    return out
 
 
 def _entity_tags(header: str) -> list[str]:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from flask import current_app
 
-from service import auth, mail
 from service.api.blueprint import ApiBlueprint
 from service.api.schemas import MagicLinkRequestSchema, MessageSchema
-from service.database import config, session
-from service.idempotency import after_commit
+from service.identity import auth
+from service.plumbing import mail
+from service.plumbing.database import config, session
+from service.plumbing.idempotency import after_commit
 
 blp = ApiBlueprint("sign-in", __name__, url_prefix="/auth", public=True,
                    description="Sign-in links for people; API clients use tokens.")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from service import auth
 from service.api.blueprint import ApiBlueprint
 from service.api.schemas import UserSchema
+from service.identity import auth
 
 blp = ApiBlueprint("me", __name__, url_prefix="/me", description="The signed-in user.")
 

@@ -17,18 +17,19 @@ import hmac
 from flask import current_app, request, url_for
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service import auth, inbound_mail, mail
-from service import talk as service
 from service.api.blueprint import ApiBlueprint
 from service.api.body import is_json_mimetype, parse_json_bytes
 from service.api.schemas import MAX_INT64, MAX_SEATS
-from service.database import config, session
-from service.errors import Forbidden, InvalidInput, Unauthorized
-from service.idempotency import after_commit
+from service.identity import auth
+from service.notify import inbound_mail, talk as service
+from service.plumbing import mail
+from service.plumbing.database import config, session
+from service.plumbing.errors import Forbidden, InvalidInput, Unauthorized
+from service.plumbing.idempotency import after_commit
 
 blp = ApiBlueprint("messages", __name__, url_prefix="/games",
                    description="Table talk: public and private messages among a game's players.")
-inbound = ApiBlueprint("inbound", __name__, url_prefix="/inbound", public=True,
+inbound = ApiBlueprint("inbound", __name__, url_prefix="/inbound", public=True, accepts_forms=True,
                        description="Replies to table-talk mail, posted by your mail provider.")
 
 

@@ -11,15 +11,18 @@ from __future__ import annotations
 from flask import Response
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from service import absence, auth, clock, i18n, notifications
 from service.api.blueprint import ApiBlueprint
-from service.database import config, session
-from service.db import GameNotificationPreference
+from service.identity import auth, settings
+from service.play import absence
+from service.plumbing import clock
+from service.plumbing.database import config, session
+from service.plumbing.db import GameNotificationPreference
+from service.words import i18n
 
 blp = ApiBlueprint("notifications", __name__, url_prefix="/me",
                    description="My notification settings and vacations.")
 
-_DELIVERY = validate.OneOf(notifications.DELIVERY_MODES)
+_DELIVERY = validate.OneOf(settings.DELIVERY_MODES)
 _HOUR = validate.Range(min=0, max=23)
 _LEAD = validate.Range(min=0, max=24 * 7)
 
@@ -99,7 +102,7 @@ def _game_entry(row_or_id, user) -> dict:
     overrides = {k: getattr(row, k) if row is not None else None
                  for k in ("act_delivery", "info_delivery", "reminder_lead_hours")}
     return {"game_id": game_id, "overrides": overrides,
-            "effective": notifications.preferences(session(), user, game_id).to_json()}
+            "effective": settings.preferences(session(), user, game_id).to_json()}
 
 
 @blp.route("/notifications", methods=["GET"])
@@ -110,7 +113,7 @@ def get_preferences():
     Defaults: mail at once when you must act, a daily digest at 08:00 of everything
     else, no quiet hours, reminders scaled to each game's clock.
     """
-    return notifications.preferences(session(), auth.require_user()).to_json()
+    return settings.preferences(session(), auth.require_user()).to_json()
 
 
 @blp.route("/notifications", methods=["PATCH"])
@@ -123,7 +126,7 @@ def update_preferences(args):
     Send only the fields to change. Quiet hours need both `quiet_start` and `quiet_end`
     (or both `null`).
     """
-    return notifications.update_preferences(session(), auth.require_user(), args).to_json()
+    return settings.update_preferences(session(), auth.require_user(), args).to_json()
 
 
 @blp.route("/notifications/games", methods=["GET"])
@@ -131,7 +134,7 @@ def update_preferences(args):
 def list_game_preferences():
     """List my per-game notification settings"""
     user = auth.require_user()
-    return {"games": [_game_entry(row, user) for row in notifications.game_overrides(session(), user)]}
+    return {"games": [_game_entry(row, user) for row in settings.game_overrides(session(), user)]}
 
 
 @blp.route("/notifications/games/<game_id:game_id>", methods=["GET"])
@@ -140,7 +143,7 @@ def list_game_preferences():
 def get_game_preferences(game_id: str):
     """Show my notification settings for one game"""
     user = auth.require_user()
-    notifications._require_player(session(), user, game_id)
+    settings._require_player(session(), user, game_id)
     return _game_entry(game_id, user)
 
 
@@ -155,7 +158,7 @@ def update_game_preferences(args, game_id: str):
     A field set to `null` inherits the global setting again.
     """
     user = auth.require_user()
-    notifications.update_game_preferences(session(), user, game_id, args)
+    settings.update_game_preferences(session(), user, game_id, args)
     return _game_entry(game_id, user)
 
 
@@ -165,7 +168,7 @@ def update_game_preferences(args, game_id: str):
 @blp.response(204)
 def reset_game_preferences(game_id: str):
     """Forget my settings for one game (the global ones apply)"""
-    notifications.reset_game_preferences(session(), auth.require_user(), game_id)
+    settings.reset_game_preferences(session(), auth.require_user(), game_id)
     return Response(status=204)
 
 
@@ -196,7 +199,7 @@ def declare_vacation(args):
     return absence.vacation_summary(session(), config(), user), 201
 
 
-@blp.route("/vacation/periods/<int64:vacation_id>", methods=["DELETE"])
+@blp.route("/vacation/periods/<id32:vacation_id>", methods=["DELETE"])
 @blp.errors(404)
 @blp.mutation
 @blp.response(204)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from engine import registry
-from service.games import MAX_CLOCK_HOURS, MAX_EVENTS_PAGE
+from service.play.games import MAX_CLOCK_HOURS, MAX_EVENTS_PAGE
 
 #: Upper bound of versions, sequence numbers and ids taken from clients: a 63-bit column.
 MAX_INT64 = 2**63 - 1
@@ -85,6 +85,8 @@ class CreateGameSchema(Schema):
                               metadata={"description": "Time per decision; the server default if omitted."})
     clock = fields.Dict(keys=fields.String(validate=validate.Length(max=32)), load_default=None, allow_none=True,
                         metadata={"description": "The clock policy: `hours` per decision (e.g. 12, 24, 48, 72, 168), "
+                                                 "`window_hours` per window answer (at most `hours`; default a sixth "
+                                                 "of it, at least 1), "
                                                  "`time_of_day` (\"20:00\": deadlines fall then), `timezone`, "
                                                  "`weekend_pause`, `bot_after_missed` (default 2; 0 never), "
                                                  "`vacation` (players may spend vacation days; default true)."})

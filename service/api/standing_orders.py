@@ -1,7 +1,7 @@
 """``/api/v1/standing-orders``: answer future decisions in advance.
 
 A standing order is a private setting of its owner (nobody else can list or read it);
-see :mod:`service.standing_orders` for the rule format.  A malformed order is refused
+see :mod:`service.play.standing_orders` for the rule format.  A malformed order is refused
 with 422 ``invalid_standing_order`` and ``details.fields`` naming every problem.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 from flask import Response, url_for
 from marshmallow import Schema, fields, validate
 
-from service import auth
-from service import standing_orders as service
 from service.api.blueprint import ApiBlueprint
-from service.database import session
+from service.identity import auth
+from service.play import standing_orders as service
+from service.plumbing.database import session
 
 blp = ApiBlueprint("standing_orders", __name__, url_prefix="/standing-orders",
                    description="Standing orders: your answers to future decisions, given in advance.")
@@ -25,6 +25,10 @@ _RULE_DOC = {
           '`{"has_option": "use_guard"}`. Operators: eq, ne, in, not_in, lt, lte, gt, gte, exists.',
     "unless": "Conditions none of which may hold.",
     "answer": 'What to play, tried in order: `{"type", "args"}` or `{"default": true}`; an object or a list.',
+    "reads_hand": "Whether the order may look at your hand. A private decision (a reaction window: its options "
+                  "are the cards you hold) is otherwise answered only from public facts (`prompt_args`) and only "
+                  "with its default, at the same moment whatever you hold; with `true` it may use `has_option`, "
+                  "`context` and any answer, and how fast it answers may hint at your hand.",
 }
 
 
@@ -41,6 +45,8 @@ class StandingOrderInSchema(Schema):
     if_ = fields.List(fields.Raw(), data_key="if", load_default=list, metadata={"description": _RULE_DOC["if"]})
     unless = fields.List(fields.Raw(), load_default=list, metadata={"description": _RULE_DOC["unless"]})
     answer = fields.Raw(required=True, metadata={"description": _RULE_DOC["answer"]})
+    reads_hand = fields.Boolean(truthy={True}, falsy={False}, load_default=False,
+                                metadata={"description": _RULE_DOC["reads_hand"]})
 
 
 class StandingOrderPatchSchema(Schema):
@@ -51,6 +57,7 @@ class StandingOrderPatchSchema(Schema):
     if_ = fields.List(fields.Raw(), data_key="if", metadata={"description": _RULE_DOC["if"]})
     unless = fields.List(fields.Raw(), metadata={"description": _RULE_DOC["unless"]})
     answer = fields.Raw(metadata={"description": _RULE_DOC["answer"]})
+    reads_hand = fields.Boolean(truthy={True}, falsy={False}, metadata={"description": _RULE_DOC["reads_hand"]})
 
 
 class StandingOrderSchema(Schema):
@@ -64,6 +71,7 @@ class StandingOrderSchema(Schema):
     if_ = fields.List(fields.Raw(), data_key="if", required=True)
     unless = fields.List(fields.Raw(), required=True)
     answer = fields.List(fields.Raw(), required=True)
+    reads_hand = fields.Boolean(required=True, metadata={"description": _RULE_DOC["reads_hand"]})
     uses = fields.Integer(required=True, metadata={"description": "How many decisions it has answered."})
     last_used_at = fields.DateTime(allow_none=True)
     last_used_game_id = fields.String(allow_none=True)
@@ -80,7 +88,7 @@ class StandingOrderQuerySchema(Schema):
                             metadata={"description": "Only the orders for this game."})
 
 
-_RULE_FIELDS = ("match", "if_", "unless", "answer")
+_RULE_FIELDS = ("match", "if_", "unless", "answer", "reads_hand")
 
 
 @blp.route("", methods=["GET"])
@@ -107,14 +115,15 @@ def create_order(args):
     From now on a matching decision of yours is answered the moment it opens, with the
     first legal `answer`. 403 `not_seated` for a game you do not play.
     """
-    rule = {"match": args["match"], "if": args["if_"], "unless": args["unless"], "answer": args["answer"]}
+    rule = {"match": args["match"], "if": args["if_"], "unless": args["unless"], "answer": args["answer"],
+            "reads_hand": args["reads_hand"]}
     order = service.create_order(session(), auth.require_user(), rule=rule, name=args["name"],
                                  game_id=args["game_id"], game_type=args["game_type"], enabled=args["enabled"],
                                  position=args["position"])
     return _shown(order), 201, {"Location": url_for("standing_orders.get_order", order_id=order.id)}
 
 
-@blp.route("/<int64:order_id>", methods=["GET"])
+@blp.route("/<id32:order_id>", methods=["GET"])
 @blp.errors(404)
 @blp.response(200, StandingOrderSchema)
 def get_order(order_id: int):
@@ -122,7 +131,7 @@ def get_order(order_id: int):
     return _shown(service.get_order(session(), auth.require_user(), order_id))
 
 
-@blp.route("/<int64:order_id>", methods=["PATCH"])
+@blp.route("/<id32:order_id>", methods=["PATCH"])
 @blp.errors(404)
 @blp.mutation
 @blp.arguments(StandingOrderPatchSchema)
@@ -140,13 +149,14 @@ def update_order(args, order_id: int):
         current = dict(order.rule)
         rule = {"match": args.get("match", current.get("match")), "if": args.get("if_", current.get("if", [])),
                 "unless": args.get("unless", current.get("unless", [])),
-                "answer": args.get("answer", current.get("answer"))}
+                "answer": args.get("answer", current.get("answer")),
+                "reads_hand": args.get("reads_hand", bool(current.get("reads_hand")))}
     order = service.update_order(session(), user, order_id, rule=rule, name=args.get("name"),
                                  enabled=args.get("enabled"), position=args.get("position"))
     return _shown(order)
 
 
-@blp.route("/<int64:order_id>", methods=["DELETE"])
+@blp.route("/<id32:order_id>", methods=["DELETE"])
 @blp.errors(404)
 @blp.mutation
 @blp.response(204)
@@ -162,6 +172,7 @@ def _shown(order) -> dict:
         "id": order.id, "name": order.name, "game_id": order.game_id, "game_type": order.game_type,
         "enabled": order.enabled, "position": order.position, "match": rule.get("match", {}),
         "if_": rule.get("if", []), "unless": rule.get("unless", []), "answer": rule.get("answer", []),
+        "reads_hand": bool(rule.get("reads_hand")),
         "uses": order.uses, "last_used_at": order.last_used_at, "last_used_game_id": order.last_used_game_id,
         "created_at": order.created_at, "updated_at": order.updated_at,
     }

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from flask import Response, url_for
 
-from service import auth
 from service.api.blueprint import ApiBlueprint
-from service.api.schemas import TokenCreatedSchema, TokenCreateSchema, TokenListSchema, TokenSchema
-from service.database import session
+from service.api.schemas import TokenCreateSchema, TokenCreatedSchema, TokenListSchema, TokenSchema
+from service.identity import auth
+from service.plumbing.database import session
 
 blp = ApiBlueprint("tokens", __name__, url_prefix="/tokens", description="Personal API tokens.")
 
@@ -40,7 +40,7 @@ def create_token(args):
     return body, 201, {"Location": url_for("tokens.list_tokens")}
 
 
-@blp.route("/<int64:token_id>", methods=["DELETE"])
+@blp.route("/<id32:token_id>", methods=["DELETE"])
 @blp.errors(404)
 @blp.mutation
 @blp.response(204)

@@ -1,6 +1,6 @@
 """``/api/v1/webhooks``: subscribe URLs to your games, read the delivery log, redeliver.
 
-Views are thin: each calls one function of :mod:`service.webhooks`.  An endpoint's
+Views are thin: each calls one function of :mod:`service.notify.webhooks`.  An endpoint's
 signing secret is in the answer that creates it, at ``GET .../secret`` and in the
 answer of a rotation; listings never show it.  Another user's endpoint is 404.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 from flask import Response, url_for
 from marshmallow import Schema, fields, validate
 
-from service import auth
-from service import webhooks as service
 from service.api.blueprint import ApiBlueprint
 from service.api.schemas import MAX_INT64
-from service.database import config, session
+from service.identity import auth
+from service.notify import webhooks as service
+from service.plumbing.database import config, session
 
 blp = ApiBlueprint("webhooks", __name__, url_prefix="/webhooks",
                    description="Webhooks: Capua POSTs your games' events to your URLs, signed per Standard Webhooks.")
@@ -168,7 +168,7 @@ def list_event_types():
     return {"event_types": [{"name": k, "description": v} for k, v in sorted(service.EVENT_TYPES.items())]}
 
 
-@blp.route("/<int64:endpoint_id>", methods=["GET"])
+@blp.route("/<id32:endpoint_id>", methods=["GET"])
 @blp.errors(404)
 @blp.response(200, WebhookSchema)
 def get_webhook(endpoint_id: int):
@@ -176,7 +176,7 @@ def get_webhook(endpoint_id: int):
     return service.get_endpoint(session(), auth.require_user(), endpoint_id)
 
 
-@blp.route("/<int64:endpoint_id>", methods=["PATCH"])
+@blp.route("/<id32:endpoint_id>", methods=["PATCH"])
 @blp.errors(404)
 @blp.mutation
 @blp.arguments(WebhookUpdateSchema)
@@ -190,7 +190,7 @@ def update_webhook(args, endpoint_id: int):
     return service.update_endpoint(session(), config(), auth.require_user(), endpoint_id, **args)
 
 
-@blp.route("/<int64:endpoint_id>", methods=["DELETE"])
+@blp.route("/<id32:endpoint_id>", methods=["DELETE"])
 @blp.errors(404)
 @blp.mutation
 @blp.response(204)
@@ -200,7 +200,7 @@ def delete_webhook(endpoint_id: int):
     return Response(status=204)
 
 
-@blp.route("/<int64:endpoint_id>/secret", methods=["GET"])
+@blp.route("/<id32:endpoint_id>/secret", methods=["GET"])
 @blp.errors(404)
 @blp.response(200, SecretSchema)
 def get_secret(endpoint_id: int):
@@ -209,7 +209,7 @@ def get_secret(endpoint_id: int):
     return {"secret": endpoint.secret, "previous_secret_expires_at": endpoint.previous_secret_expires_at}
 
 
-@blp.route("/<int64:endpoint_id>/rotate-secret", methods=["POST"])
+@blp.route("/<id32:endpoint_id>/rotate-secret", methods=["POST"])
 @blp.errors(404)
 @blp.mutation
 @blp.arguments(RotateSchema)
@@ -224,7 +224,7 @@ def rotate_secret(args, endpoint_id: int):
     return {"secret": endpoint.secret, "previous_secret_expires_at": endpoint.previous_secret_expires_at}
 
 
-@blp.route("/<int64:endpoint_id>/test", methods=["POST"])
+@blp.route("/<id32:endpoint_id>/test", methods=["POST"])
 @blp.errors(404)
 @blp.mutation
 @blp.response(202, DeliverySchema)
@@ -236,7 +236,7 @@ def send_test(endpoint_id: int):
     return service.send_test(session(), config(), auth.require_user(), endpoint_id), 202
 
 
-@blp.route("/<int64:endpoint_id>/deliveries", methods=["GET"])
+@blp.route("/<id32:endpoint_id>/deliveries", methods=["GET"])
 @blp.errors(404)
 @blp.arguments(DeliveryQuerySchema, location="query")
 @blp.response(200, DeliveryListSchema)
@@ -248,7 +248,7 @@ def list_deliveries(query, endpoint_id: int):
     return {"deliveries": service.list_deliveries(session(), auth.require_user(), endpoint_id, **query)}
 
 
-@blp.route("/<int64:endpoint_id>/deliveries/<int64:delivery_id>", methods=["GET"])
+@blp.route("/<id32:endpoint_id>/deliveries/<int64:delivery_id>", methods=["GET"])
 @blp.errors(404)
 @blp.response(200, DeliveryDetailSchema)
 def get_delivery(endpoint_id: int, delivery_id: int):
@@ -256,7 +256,7 @@ def get_delivery(endpoint_id: int, delivery_id: int):
     return _detail(service.get_delivery(session(), auth.require_user(), endpoint_id, delivery_id))
 
 
-@blp.route("/<int64:endpoint_id>/deliveries/<int64:delivery_id>/redeliver", methods=["POST"])
+@blp.route("/<id32:endpoint_id>/deliveries/<int64:delivery_id>/redeliver", methods=["POST"])
 @blp.errors(404)
 @blp.mutation
 @blp.response(202, DeliveryDetailSchema)

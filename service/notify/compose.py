@@ -8,7 +8,7 @@ decision is still open and when it is due now.  Text and HTML come from the temp
 time in the player's time zone.
 
 Table-talk messages (kind ``talk``) are listed per game like everything else, each
-with its own signed reply address (:func:`service.talk.reply_address`) as a ``mailto:``
+with its own signed reply address (:func:`service.notify.talk.reply_address`) as a ``mailto:``
 link, since a digest may carry several messages of several games; the mail's
 ``Reply-To`` is set only when it carries exactly one message, so that answering the
 mail can only ever mean that message.
@@ -24,10 +24,11 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service import action_links, i18n, talk
-from service.config import Config
-from service.db import Game, Notification, OpenDecision, Seat, User
-from service.notifications import preferences_for
+from service.identity.settings import preferences_for
+from service.notify import action_links, talk
+from service.plumbing.config import Config
+from service.plumbing.db import Game, Notification, OpenDecision, Seat, User
+from service.words import i18n, telling
 
 #: At most this many events are listed per game (the latest), then "and N more".
 MAX_EVENT_LINES = 15
@@ -184,17 +185,17 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
                                             decision=decision, deadline=current.deadline_at, now=now)
         cards = decision.get("cards") or {}
         asked.append({
-            "prompt": i18n.decision_prompt(lang, decision, game.game_type),
+            "prompt": telling.decision_prompt(lang, decision, game.game_type, names),
             "deadline": i18n.format_moment(current.deadline_at, lang, tz) if current.deadline_at else "",
             "paused": current.deadline_at is None and current.paused_remaining_s is not None,
-            "default_label": i18n.command_label(lang, decision["default"], cards, game.game_type) if decision.get("default") else "",
-            "buttons": [{"label": i18n.command_label(lang, command, cards, game.game_type), "url": url}
+            "default_label": telling.command_label(lang, decision["default"], cards, game.game_type, names) if decision.get("default") else "",
+            "buttons": [{"label": telling.command_label(lang, command, cards, game.game_type, names), "url": url}
                         for command, url in links["buttons"]],
             "choose_url": links["choose_url"],
             "reminder": row.kind == "reminder",
         })
 
-    lines = [i18n.describe_event(lang, e, names, tz, game.game_type) for _seq, e in sorted(events_by_seq.items())]
+    lines = [telling.describe_event(lang, e, names, tz, game.game_type) for _seq, e in sorted(events_by_seq.items())]
     more = max(0, len(lines) - MAX_EVENT_LINES)
     lines = lines[-MAX_EVENT_LINES:]
     outcome_text = _outcome_text(lang, outcome, names) if outcome else None

@@ -10,8 +10,9 @@ from typing import Any, Callable, Optional
 import pytest
 from sqlalchemy import func, select
 
-from service import auth
-from service.db import StoredEvent
+from service.identity import auth
+from service.plumbing.db import StoredEvent
+from service.plumbing import database
 
 API = "/api/v1"
 
@@ -69,7 +70,7 @@ def anonymous(app) -> ApiClient:
 @pytest.fixture
 def make_client(app) -> Callable[[str], ApiClient]:
     """``make_client("ann")``: a user ``ann@example.org`` with a fresh API token."""
-    sessions = app.extensions["capua.db"].sessions
+    sessions = database.sessions(app)
 
     def make(name: str) -> ApiClient:
         with sessions() as s:
@@ -95,7 +96,7 @@ def bob(make_client) -> ApiClient:
 @pytest.fixture
 def count_rows(app) -> Callable[[Any], int]:
     """``count_rows(StoredEvent)``: rows of a table, read in a session of its own."""
-    sessions = app.extensions["capua.db"].sessions
+    sessions = database.sessions(app)
 
     def count(model: Any) -> int:
         with sessions() as s:

@@ -17,7 +17,8 @@ from typing import Any, Iterator, Optional
 import pytest
 from sqlalchemy import func, select
 
-from service.db import ApiToken, Base, Game
+from service.plumbing.db import ApiToken, Base, Game
+from service.plumbing import database
 from tests.api.players import create_game
 
 JUNK_VALUES: list[Any] = [
@@ -62,7 +63,7 @@ def _state_fingerprint(app) -> tuple:
     parts = [select(func.count()).select_from(t).scalar_subquery() for t in Base.metadata.sorted_tables]
     parts.append(select(func.coalesce(func.sum(Game.version), 0)).scalar_subquery())
     parts.append(select(func.count()).select_from(ApiToken).where(ApiToken.revoked_at.is_not(None)).scalar_subquery())
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         return tuple(s.execute(select(*parts)).one())
 
 

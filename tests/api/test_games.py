@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from service import store
+from service.play import store
 from tests.api.players import blocking, create_game
 from tests.api.support import assert_error
 
@@ -85,7 +85,7 @@ def test_create_answers_location(ann):
     {"game_type": "pax", "seats": 2, "owner": "me"},
 ])
 def test_create_game_refusals_change_nothing(ann, body, count_rows):
-    from service.db import Game
+    from service.plumbing.db import Game
 
     before = count_rows(Game)
     response = ann.post("games", json=body, idempotent=True)

@@ -14,14 +14,16 @@ import time
 import pytest
 from sqlalchemy import select
 
-from service import auth
-from service.db import ApiToken, IdempotencyKey
-from service.idempotency import purge_expired
+from service.identity import auth
+from service.plumbing.db import ApiToken, IdempotencyKey
+from service.inprocess import default_jobs, purge_idempotency_keys
+from service.plumbing.idempotency import purge_expired
+from service.plumbing import database
 from tests.api.support import assert_error
 
 
 def _tokens(app, user_id):
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         return list(s.scalars(select(ApiToken).where(ApiToken.user_id == user_id)))
 
 
@@ -88,7 +90,7 @@ def test_a_key_of_255_characters_is_fine(ann):
 
 
 def _age_keys(app, hours):
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         for row in s.scalars(select(IdempotencyKey)):
             row.created_at = row.created_at - dt.timedelta(hours=hours)
         s.commit()
@@ -101,7 +103,7 @@ def test_an_expired_key_is_ignored_and_purged(ann, app):
     second = ann.post("tokens", json={"name": "t"}, headers=key)
     assert second.status_code == 201 and "Idempotent-Replayed" not in second.headers
     assert second.get_json()["token"] != first["token"]
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         assert len(list(s.scalars(select(IdempotencyKey)))) == 1
 
 
@@ -111,11 +113,29 @@ def test_purge_expired_deletes_only_old_keys(ann, bob, app):
     _age_keys(app, 23)
     ann.post("tokens", json={"name": "t"}, headers={"Idempotency-Key": "c"})
     config = app.extensions["capua.config"]
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         assert purge_expired(s, config, dt.datetime.now(dt.timezone.utc)) == 0
         assert purge_expired(s, config, dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=2)) == 2
         s.commit()
         assert [r.key for r in s.scalars(select(IdempotencyKey))] == ["c"]
+
+
+def test_the_request_path_never_purges_and_the_workers_sweep_does(ann, app):
+    """A request claims its key in one statement and deletes nothing; the sweep (both
+    workers run it) deletes what has expired."""
+    ann.post("tokens", json={"name": "t"}, headers={"Idempotency-Key": "old"})
+    _age_keys(app, 25)
+    ann.post("tokens", json={"name": "t"}, headers={"Idempotency-Key": "new"})
+    sessions = database.sessions(app)
+    with sessions() as s:
+        assert sorted(r.key for r in s.scalars(select(IdempotencyKey))) == ["new", "old"]
+    assert purge_idempotency_keys(sessions, app.extensions["capua.config"]) == 1
+    with sessions() as s:
+        assert [r.key for r in s.scalars(select(IdempotencyKey))] == ["new"]
+    assert any(getattr(job, "job", None) is purge_idempotency_keys for job in default_jobs())
+    from worker.celery_app import app as celery_app
+
+    assert celery_app.conf.beat_schedule["purge-idempotency-keys"]["task"] == "worker.tasks.purge_idempotency_keys"
 
 
 def test_concurrent_duplicates_make_one_change_and_get_one_answer(ann, app, monkeypatch):

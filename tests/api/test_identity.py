@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from service.db import ApiToken, MailMessage
+from service.plumbing.db import ApiToken, MailMessage
+from service.plumbing import database
 from tests.api.support import assert_error
 
 SIGNED_IN_ONLY = [
@@ -91,7 +92,7 @@ def test_revoking_twice_is_fine_and_the_date_stays(ann, app):
 def test_another_users_token_is_not_found(ann, bob, app):
     token_id = bob.post("tokens", json={"name": "bob's"}).get_json()["id"]
     assert_error(ann.delete(f"tokens/{token_id}"), 404)
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         assert s.get(ApiToken, token_id).revoked_at is None
 
 
@@ -106,7 +107,7 @@ def test_token_name_too_long_is_422(ann):
 
 
 def _signin_mails(app, address):
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         return list(s.scalars(select(MailMessage).where(MailMessage.to_address == address)))
 
 

@@ -22,8 +22,9 @@ from typing import Any, Iterator, Optional
 import pytest
 
 from engine import registry
-from service import store
-from service.db import Game
+from service.play import store
+from service.plumbing.db import Game
+from service.plumbing import database
 from tests.api.players import create_game, play_to_end
 
 PRIVATE_KEYS = {"hand", "gold", "drawn", "aurei", "hand_size"}
@@ -39,7 +40,7 @@ class Secrets:
     """Folds the game's stored events and answers "which card ids are secret from whom"."""
 
     def __init__(self, app, game_id: str) -> None:
-        self.sessions = app.extensions["capua.db"].sessions
+        self.sessions = database.sessions(app)
         self.game_id = game_id
         self.rules = registry.get("pax")
         self.state: Any = None

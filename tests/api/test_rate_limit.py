@@ -8,8 +8,11 @@ import uuid
 import pytest
 import redis
 
-from service.config import load_config
-from service.ratelimit import RateLimit
+from service.plumbing.config import load_config
+from flask import Flask
+
+from service.plumbing import ratelimit
+from service.plumbing.ratelimit import limiter_for
 from tests.api.support import assert_error
 
 
@@ -58,12 +61,12 @@ def test_pages_are_not_limited_by_the_api_limit(anonymous):
 def test_unreadable_limit_names_the_setting(tmp_path):
     config = load_config({"instance_dir": str(tmp_path), "rate_limit": "lots please"}, environ={})
     with pytest.raises(ValueError, match="CAPUA_RATE_LIMIT"):
-        RateLimit.from_config(config)
+        limiter_for(config)
 
 
 def test_empty_limit_turns_limiting_off(tmp_path):
     config = load_config({"instance_dir": str(tmp_path), "rate_limit": ""}, environ={})
-    assert RateLimit.from_config(config) is None
+    assert limiter_for(config) is None
 
 
 def _redis_url() -> str:
@@ -79,14 +82,32 @@ def _redis_url() -> str:
     return url or "redis://127.0.0.1:6379/15"
 
 
+def _web_process(config) -> Flask:
+    """A bare web process with Capua's limiter and one API endpoint."""
+    app = Flask(f"web-{uuid.uuid4().hex}")
+    app.extensions["capua.config"] = config
+    app.add_url_rule("/api/v1/ping", "ping", lambda: "pong")
+    ratelimit.init_app(app)
+    return app
+
+
 def test_redis_storage_is_shared_between_processes(tmp_path):
     """Two apps (two web processes) with the same Redis count one client together."""
     url = _redis_url()
     config = load_config({"instance_dir": str(tmp_path), "rate_limit": "2 per minute", "redis_url": url},
                          environ={})
-    one, two = RateLimit.from_config(config), RateLimit.from_config(config)
-    client = f"user:test-{uuid.uuid4().hex}"
-    assert one.hit(client) is None
-    assert two.hit(client) is None
-    wait = one.hit(client)
-    assert wait is not None and 1 <= wait <= 60
+    address = {"REMOTE_ADDR": f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.7"}
+    one, two = _web_process(config).test_client(), _web_process(config).test_client()
+    assert one.get("/api/v1/ping", environ_base=address).status_code == 200
+    assert two.get("/api/v1/ping", environ_base=address).status_code == 200
+    response = one.get("/api/v1/ping", environ_base=address)
+    assert response.status_code == 429
+    assert 1 <= int(response.headers["Retry-After"]) <= 60
+
+
+def test_a_broken_counter_store_lets_requests_through(tmp_path):
+    """Redis down: the API answers (and logs), it does not fail with the store."""
+    config = load_config({"instance_dir": str(tmp_path), "rate_limit": "1 per minute",
+                          "redis_url": "redis://127.0.0.1:1/0"}, environ={})
+    client = _web_process(config).test_client()
+    assert [client.get("/api/v1/ping").status_code for _ in range(3)] == [200, 200, 200]

@@ -87,7 +87,8 @@ class Inspector:
             for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
                 page.set_viewport_size(size)
                 page.evaluate(_PAINTED)
-                page.screenshot(path=str(self.directory / f"{stem}-{label}.png"), full_page=True)
+                # a long page (the full rules) takes a while to stitch on a busy machine
+                page.screenshot(path=str(self.directory / f"{stem}-{label}.png"), full_page=True, timeout=60_000)
                 violations = self._axe_violations(page)
                 report["violations"][label] = violations
                 for v in violations:

@@ -16,9 +16,13 @@ from typing import Optional
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from service import auth, boards, demo, games, inprocess
-from service.config import SETTINGS, Config
-from service.schema_upgrade import upgrade
+from service import demo, inprocess
+from service.identity import auth
+from service.play import games
+from service.plumbing.config import Config, SETTINGS
+from service.plumbing.schema_upgrade import upgrade
+from service.web import boards
+from service.plumbing import database
 
 
 class _LateApp:
@@ -64,7 +68,7 @@ class LiveServer:
 
     def sessions(self):
         """A new database session on the server's own engine (what its views use)."""
-        return self.app.extensions["capua.db"].sessions()
+        return database.sessions(self.app)()
 
     def start(self) -> "LiveServer":
         from service.app import create_app
@@ -78,7 +82,7 @@ class LiveServer:
         self.app = late.app = create_app(overrides)
         self.config = self.app.extensions["capua.config"]
         assert self.config.embedded and self.config.mail_backend == "outbox" and self.config.dev_pages
-        inprocess.start(self.app.extensions["capua.db"].sessions, self.config)
+        inprocess.start(database.sessions(self.app), self.config, app=self.app)
         self._thread = threading.Thread(target=self._server.serve_forever, name="capua-live-server", daemon=True)
         self._thread.start()
         return self
@@ -92,7 +96,7 @@ class LiveServer:
         if self.config is not None:
             inprocess.stop(self.config)
         if self.app is not None:
-            self.app.extensions["capua.db"].engine.dispose()
+            database.dispose(self.app)
 
     def create_demo_game(self) -> tuple[str, str]:
         """What ``capua demo`` prepares: a PAX game of demo@capua.local against three bots.

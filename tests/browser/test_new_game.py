@@ -71,7 +71,7 @@ def test_a_player_creates_a_game_against_bots_with_the_form(game, page, live_ser
     page.goto(live_server.url("/games"))
     assert page.locator(f"a[href='/games/{game_id}']").count() == 1, "the new game is listed under my games"
     with live_server.sessions() as session:
-        from service.db import Game, GameClock, Seat
+        from service.plumbing.db import Game, GameClock, Seat
 
         row = session.get(Game, game_id)
         assert (row.game_type, row.seat_count, row.status) == (game, players, "running")

@@ -9,7 +9,7 @@ import pytest
 from engine.core import schema
 from engine.core.chance import ChanceRequest, Dice, Pick, Shuffle, check_outcome, draw_outcome
 from engine.core.errors import BadArguments, IllegalCommand, NoSuchDecision, NotYourDecision
-from engine.core.game import match_decision
+from engine.core.game import forced_answer, match_decision
 from engine.core.types import SYSTEM_SEAT, Command, Decision, Pending
 
 
@@ -57,6 +57,56 @@ class TestMatchDecision:
         assert match_decision(pending, Command(SYSTEM_SEAT, "resolve_chance", {})) is None
         with pytest.raises(NoSuchDecision):
             match_decision(Pending(), Command(SYSTEM_SEAT, "resolve_chance", {}))
+
+
+class TestForcedAnswer:
+    @staticmethod
+    def _single(private):
+        only = Command(0, "end_turn", {})
+        return Decision(id="end:0", seat=0, mode="turn", prompt="end", options=(only,), default=only,
+                        private=private)
+
+    def test_a_single_public_option_is_the_forced_answer(self):
+        assert forced_answer(self._single(private=False)) == Command(0, "end_turn", {})
+
+    def test_a_single_private_option_is_still_asked(self):
+        assert forced_answer(self._single(private=True)) is None
+
+    def test_a_real_choice_is_asked(self):
+        assert forced_answer(_choice()) is None
+
+    def test_a_free_action_is_never_taken_for_anyone(self):
+        withdraw = Command(0, "withdraw_trade", {"offer": 1})
+        free = Decision(id="withdraw:1", seat=0, mode="free", prompt="withdraw", options=(withdraw,),
+                        default=withdraw)
+        assert forced_answer(free) is None
+
+    def test_a_schema_decision_is_asked(self):
+        assert forced_answer(_bid()) is None
+
+    @staticmethod
+    def _free(seat, private, options):
+        return Decision(id=f"sell:{seat}", seat=seat, mode="free", prompt="sell", options=options,
+                        default=options[0] if options else None, private=private)
+
+    def test_a_lone_done_waits_while_its_seat_may_still_act_in_public(self):
+        """An open market's "done" is the player's to say after selling or trading (a public
+        free action of the same seat), not the server's at once."""
+        sell = (Command(0, "sell_to_bank", {"card": "c1"}),)
+        single = self._single(private=False)
+        assert forced_answer(single, [single, self._free(0, False, sell)]) is None
+        assert forced_answer(single, [single, self._free(1, False, sell)]) == Command(0, "end_turn", {})
+
+    def test_a_private_free_action_does_not_hold_the_answer_back(self):
+        """Whether a guard could be laid is the seat's secret: it must not decide the timing."""
+        guard = (Command(0, "place_guard", {"card": "g1"}),)
+        single = self._single(private=False)
+        assert forced_answer(single, [single, self._free(0, True, guard)]) == Command(0, "end_turn", {})
+
+    def test_everyone_may_see_whether_a_decision_is_private(self):
+        decision = self._single(private=True)
+        assert decision.to_json(with_options=False)["private"] is True
+        assert _choice().to_json()["private"] is False
 
 
 class TestChance:

@@ -7,6 +7,7 @@ import pytest
 
 from engine import registry
 from service import inprocess
+from service.plumbing import database
 from tests.notify.sink import smtp_settings, smtp_sink  # noqa: F401 (the fixture)
 from tests.service import fake_game
 
@@ -26,7 +27,7 @@ def count_game(monkeypatch):
 
 @pytest.fixture
 def sessions(app):
-    return app.extensions["capua.db"].sessions
+    return database.sessions(app)
 
 
 @pytest.fixture

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from service import auth, games
+from service.identity import auth
+from service.play import games
 
 
 def new_game(sessions, config, *, players=("ann", "bob"), bots=(), game_type="count", options=None, clock=None):

@@ -7,7 +7,9 @@ import re
 from email.message import EmailMessage
 from typing import Optional
 
-from service import mail, notifications
+from service.notify import mailing
+from service.plumbing import mail
+from service.plumbing import database
 
 _BUTTON = re.compile(r"^\s+\* (?P<label>.+): (?P<url>https?://\S+/act/\S+)$", re.M)
 _ACT = re.compile(r"https?://[^\s<>\"']+/act/[A-Za-z0-9_.\-]+")
@@ -18,7 +20,7 @@ _COMMAND = re.compile(r'name="command" value="([^"]+)"')
 
 def pump(sessions, config, now=None) -> list[int]:
     """What the worker does after a commit: compose due notifications, send the mail."""
-    composed = notifications.compose_due(sessions, config, now)
+    composed = mailing.compose_due(sessions, config, now)
     for mail_id in composed:
         mail.deliver(sessions, config, mail_id)
     return composed
@@ -67,7 +69,7 @@ def sign_in(app, browser, sink, address: str) -> None:
     config = app.extensions["capua.config"]
     page = browser.get("/signin")
     browser.post("/signin", data={"email": address, "next": "/", "csrf_token": csrf_from(page.data.decode())})
-    mail.deliver_pending(app.extensions["capua.db"].sessions, config)
+    mail.deliver_pending(database.sessions(app), config)
     link = re.search(r"https?://\S+/auth/magic/[A-Za-z0-9_.\-]+", text_of(sink.received()[-1])).group(0)
     confirm = browser.get(path_of(link, config))
     done = browser.post(path_of(link, config), data={"csrf_token": csrf_from(confirm.data.decode())})

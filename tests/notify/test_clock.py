@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from service.clock import ClockPolicy, add_running_time, deadline_after, reminder_lead
+from service.plumbing.clock import ClockPolicy, add_running_time, deadline_after, reminder_lead
 
 UTC = dt.timezone.utc
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -65,3 +65,20 @@ def test_running_time_over_a_long_weekend_span():
 def test_reminder_lead_scales_with_the_clock(hours, preferred, lead):
     got = reminder_lead(ClockPolicy(hours=hours), preferred)
     assert got == (dt.timedelta(hours=lead) if lead is not None else None)
+
+
+@pytest.mark.parametrize("hours, window", [(24, 4), (48, 8), (72, 12), (12, 2), (3, 1), (1, 1)])
+def test_window_answers_get_a_sixth_of_the_clock_at_least_an_hour(hours, window):
+    policy = ClockPolicy(hours=hours)
+    start = at(2026, 11, 26, 10, 0)
+    assert policy.window == window
+    assert deadline_after(policy.for_mode("interrupt"), start) == start + dt.timedelta(hours=window)
+    for mode in ("turn", "simultaneous"):
+        assert deadline_after(policy.for_mode(mode), start) == start + dt.timedelta(hours=hours)
+
+
+def test_a_chosen_window_clock_and_its_reminder():
+    policy = ClockPolicy(hours=24, window_hours=2)
+    assert policy.for_mode("interrupt").hours == 2 and policy.to_json()["window_hours"] == 2
+    assert reminder_lead(policy.for_mode("interrupt"), None) == dt.timedelta(hours=1)
+    assert reminder_lead(policy.for_mode("interrupt"), 12) == dt.timedelta(hours=1), "never before half-way"

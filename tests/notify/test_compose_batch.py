@@ -7,8 +7,10 @@ import datetime as dt
 
 from sqlalchemy import event, select
 
-from service import auth, notifications
-from service.db import Game, MailMessage, Notification, User, utcnow
+from service.identity import auth
+from service.notify import mailing, notifications
+from service.plumbing.db import Game, MailMessage, Notification, User, utcnow
+from service.plumbing import database
 from tests.notify.helpers import new_game
 
 
@@ -24,7 +26,7 @@ def _fan_out(sessions, cfg, game_id, names):
 
 
 def _statements(app, sessions, cfg, ids):
-    engine = app.extensions["capua.db"].engine
+    engine = database.engine(app)
     seen = []
 
     def count(conn, cursor, statement, *args):
@@ -32,7 +34,7 @@ def _statements(app, sessions, cfg, ids):
 
     event.listen(engine, "before_cursor_execute", count)
     try:
-        mails = notifications.compose_many(sessions, cfg, ids, utcnow() + dt.timedelta(days=2))
+        mails = mailing.compose_many(sessions, cfg, ids, utcnow() + dt.timedelta(days=2))
     finally:
         event.remove(engine, "before_cursor_execute", count)
     return mails, seen

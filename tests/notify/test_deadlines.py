@@ -10,9 +10,20 @@ import threading
 import pytest
 from sqlalchemy import select
 
-from service import absence, deadlines, games
-from service.db import Game, GameClock, Notification, OpenDecision, Seat, StoredEvent, User, VacationDay, utcnow
-from service.errors import Conflict, Forbidden, InvalidInput
+from service.notify import reminders
+from service.play import absence, deadlines, games
+from service.plumbing.db import (
+    Game,
+    GameClock,
+    Notification,
+    OpenDecision,
+    Seat,
+    StoredEvent,
+    User,
+    VacationDay,
+    utcnow,
+)
+from service.plumbing.errors import Conflict, Forbidden, InvalidInput
 from tests.notify.helpers import new_game
 from tests.notify.support import pump
 
@@ -118,7 +129,7 @@ def test_the_player_takes_the_seat_back(app, sessions, cfg, smtp_sink):
     with sessions() as s:
         assert s.scalars(select(Seat).where(Seat.game_id == game_id, Seat.seat == 1)).one().bot_since is not None
     client = app.test_client()
-    from service import auth
+    from service.identity import auth
 
     with sessions() as s:
         _t, token = auth.create_api_token(s, _user(s, "bob"), "t")
@@ -138,17 +149,17 @@ def test_reminders_once_per_deadline_and_rearmed_when_it_moves(sessions, cfg, sm
     pump(sessions, cfg)
     before = len(smtp_sink.received())
     at = row.remind_at + dt.timedelta(minutes=1)
-    assert deadlines.run_due_reminders(sessions, cfg, now=at) == 2
-    assert deadlines.run_due_reminders(sessions, cfg, now=at) == 0, "at most one per deadline"
+    assert reminders.run_due_reminders(sessions, cfg, now=at) == 2
+    assert reminders.run_due_reminders(sessions, cfg, now=at) == 0, "at most one per deadline"
     pump(sessions, cfg, now=at)
-    reminders = smtp_sink.received()[before:]
-    assert len(reminders) == 2 and all("Reminder" in str(m["Subject"]) for m in reminders)
+    sent = smtp_sink.received()[before:]
+    assert len(sent) == 2 and all("Reminder" in str(m["Subject"]) for m in sent)
     with sessions() as s:
         deadlines.extend(s, cfg, game_id, _user(s, "ann"), 24)
         s.commit()
-    assert deadlines.run_due_reminders(sessions, cfg, now=at) == 0
+    assert reminders.run_due_reminders(sessions, cfg, now=at) == 0
     moved = at + dt.timedelta(hours=24)
-    assert deadlines.run_due_reminders(sessions, cfg, now=moved) == 2, "the moved deadline re-arms it"
+    assert reminders.run_due_reminders(sessions, cfg, now=moved) == 2, "the moved deadline re-arms it"
 
 
 def test_only_those_who_still_owe_are_reminded(sessions, cfg):
@@ -158,7 +169,7 @@ def test_only_those_who_still_owe_are_reminded(sessions, cfg):
         games.submit_command(s, cfg, game_id, _user(s, "ann"), command_type="add", args={"n": 1},
                              expected_version=None)
         s.commit()
-    assert deadlines.run_due_reminders(sessions, cfg, now=row.remind_at + dt.timedelta(minutes=1)) == 1
+    assert reminders.run_due_reminders(sessions, cfg, now=row.remind_at + dt.timedelta(minutes=1)) == 1
     with sessions() as s:
         (note,) = s.scalars(select(Notification).where(Notification.kind == "reminder"))
         assert note.user_id == users["bob"]
@@ -197,7 +208,7 @@ def test_pause_resume_and_extend(app, sessions, cfg):
 
 
 def test_service_events_are_in_the_log_but_not_in_the_rules(app, sessions, cfg):
-    from service import auth
+    from service.identity import auth
 
     game_id, users = new_game(sessions, cfg, options={"target": 1000})
     with sessions() as s:
@@ -264,7 +275,7 @@ def test_a_declared_vacation_moves_deadlines_past_its_end(sessions, cfg):
 ])
 def test_malformed_vacations_are_refused(sessions, cfg, bad):
     with sessions() as s:
-        from service import auth
+        from service.identity import auth
 
         user = auth.get_or_create_user(s, "ann@example.org")
         with pytest.raises(InvalidInput) as err:

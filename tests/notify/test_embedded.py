@@ -10,7 +10,7 @@ import time
 from sqlalchemy import select, update
 
 from service import inprocess
-from service.db import OpenDecision, StoredEvent
+from service.plumbing.db import OpenDecision, StoredEvent
 from tests.notify.helpers import new_game
 
 

@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
-from service import action_links
-from service.db import NotificationPreference, StoredEvent, UsedLink, utcnow
+from service.notify import action_links
+from service.plumbing.db import NotificationPreference, StoredEvent, UsedLink, utcnow
 from tests.notify.helpers import new_game
 from tests.notify.support import act_links, buttons, commands_on, csrf_from, path_of, pump, unsubscribe_link
 
@@ -120,7 +120,7 @@ def test_one_click_unsubscribe_needs_no_cookie_and_stops_mail(app, sessions, cfg
     answer = app.test_client().post(path_of(url, cfg), data={"List-Unsubscribe": "One-Click"})
     assert answer.status_code == 200
     with sessions() as s:
-        from service.db import GameNotificationPreference
+        from service.plumbing.db import GameNotificationPreference
 
         row = s.get(GameNotificationPreference, (1, game_id)) or s.scalars(select(GameNotificationPreference)).one()
         assert (row.act_delivery, row.info_delivery) == ("off", "off")
@@ -148,7 +148,8 @@ def test_unsubscribing_from_everything(app, sessions, cfg, smtp_sink):
 
 
 def test_invitations_are_accepted_and_declined_by_link(app, sessions, cfg, smtp_sink):
-    from service import auth, games
+    from service.identity import auth
+    from service.play import games
 
     with sessions() as s:
         boss = auth.get_or_create_user(s, "boss@example.org")
@@ -173,7 +174,7 @@ def test_invitations_are_accepted_and_declined_by_link(app, sessions, cfg, smtp_
     page = browser.get(path_of(accept, cfg))
     browser.post(path_of(accept, cfg), data={"csrf_token": csrf_from(page.data.decode())})
     with sessions() as s:
-        from service.db import Seat
+        from service.plumbing.db import Seat
 
         seats = {r.seat: r for r in s.scalars(select(Seat).where(Seat.game_id == game_id))}
         assert seats[1].user_id is not None and seats[2].user_id is None and seats[2].invited_email is None
@@ -183,15 +184,15 @@ def test_invitations_are_accepted_and_declined_by_link(app, sessions, cfg, smtp_
                                         ("ru", ["Ваш ход", "Ответьте до"]),
                                         ("en", ["Your move", "Answer by"])])
 def test_mail_speaks_the_players_language_and_time_zone(app, sessions, cfg, smtp_sink, lang, words):
-    from service import notifications
-    from service.db import User
+    from service.identity import settings
+    from service.plumbing.db import User
 
     game_id, users = new_game(sessions, cfg, players=("ann", "bob"), options={"target": 1000})
     with sessions() as s:
-        notifications.update_preferences(s, s.get(User, users["bob"]), {"language": lang,
+        settings.update_preferences(s, s.get(User, users["bob"]), {"language": lang,
                                                                          "timezone": "Asia/Vladivostok"})
         s.commit()
-    from service import games
+    from service.play import games
 
     with sessions() as s:  # both answer: the next round opens a fresh decision for bob
         ann = s.get(User, users["ann"])
@@ -205,3 +206,15 @@ def test_mail_speaks_the_players_language_and_time_zone(app, sessions, cfg, smtp
     for word in words:
         assert word in str(mine["Subject"]) + text
     assert "(Asia/Vladivostok)" in text
+
+
+@pytest.mark.parametrize("command", ["[" * 50_000, '{"type": "x", "args": ' + "[" * 40 + "]" * 40 + "}",
+                                     '{"type": "x\\u0000", "args": {}}', "{" * 300_000])
+def test_an_answer_too_deep_or_unstorable_is_refused_clearly(app, sessions, cfg, pax_mail, command):
+    game_id, message = pax_mail
+    choose = act_links(message)[-1]
+    browser = app.test_client()
+    page = browser.get(path_of(choose, cfg))
+    before = _events(sessions, game_id)
+    bad = browser.post(path_of(choose, cfg), data={"csrf_token": csrf_from(page.data.decode()), "command": command})
+    assert 400 <= bad.status_code < 500 and _events(sessions, game_id) == before

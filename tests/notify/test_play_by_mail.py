@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from service import auth
-from service.db import Game, utcnow
+from service.identity import auth
+from service.plumbing.db import Game, utcnow
 from tests.notify.support import act_links, buttons, commands_on, csrf_from, path_of, pump, text_of
 
 PLAYERS = ["ann@example.org", "bob@example.org", "cyd@example.org"]

@@ -9,8 +9,9 @@ import datetime as dt
 import pytest
 from sqlalchemy import select
 
-from service import auth, notifications
-from service.db import Notification, User, utcnow
+from service.identity import auth, settings
+from service.notify import notifications
+from service.plumbing.db import Notification, User, utcnow
 from tests.notify.helpers import new_game
 from tests.notify.support import csrf_from, pump, sign_in
 
@@ -106,7 +107,7 @@ def test_the_settings_pages(app, sessions, cfg, smtp_sink):
     assert refused.status_code == 422
     with sessions() as s:
         user = s.scalars(select(User).where(User.email == "ann@example.org")).one()
-        assert notifications.preferences(s, user).digest_hour == 9
+        assert settings.preferences(s, user).digest_hour == 9
 
     vacation = browser.get("/settings/vacation")
     declared = browser.post("/settings/vacation", data={"csrf_token": csrf_from(vacation.data.decode()),
@@ -121,8 +122,8 @@ def test_the_settings_pages(app, sessions, cfg, smtp_sink):
 # --------------------------------------------------------------------------- when mail may go out
 
 
-def _prefs(**kw) -> notifications.Preferences:
-    return notifications.Preferences(**kw)
+def _prefs(**kw) -> settings.Preferences:
+    return settings.Preferences(**kw)
 
 
 def test_immediate_mail_is_coalesced_within_the_window(cfg):
@@ -160,7 +161,7 @@ def test_notifications_arriving_together_become_one_mail(app, sessions, cfg, smt
 
 
 def test_an_answered_decision_is_not_mailed_and_its_news_waits_for_the_digest(app, sessions, cfg, smtp_sink):
-    from service import games
+    from service.play import games
 
     game_id, users = new_game(sessions, cfg, options={"target": 1000})
     with sessions() as s:  # Ann answers on the site before her mail went out
@@ -177,8 +178,8 @@ def test_an_answered_decision_is_not_mailed_and_its_news_waits_for_the_digest(ap
 
 def test_mail_shows_only_what_the_seat_may_see(app, sessions, cfg, smtp_sink, count_game):
     """The count game writes secrets as S<seat>:<value>; no mail may name another's."""
-    from service import games, store
-    from service.db import Game
+    from service.play import games, store
+    from service.plumbing.db import Game
 
     game_id, users = new_game(sessions, cfg, players=("ann", "bob", "cyd"), options={"target": 1000})
     with sessions() as s:

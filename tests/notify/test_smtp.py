@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from service import mail, smtp
-from service.db import MailMessage
+from service.plumbing import mail, smtp
+from service.plumbing.db import MailMessage
 from tests.notify.sink import SmtpSink
 
 

@@ -83,13 +83,13 @@ def test_an_alternative_card_set_loads_from_a_file(raw, tmp_path):
     data["name"] = "as_printed"
     for card in data["senate"]:
         if card["id"] == "hispania_maximus":
-            card["effect"]["advance"] = "wine"  # the German card's literal text
+            card["effect"]["advance"] = "olive"  # a group reading the card as a misprint
         if card["name"] == "Vicarius":
             card["epoch"] = 2  # without the erratum
     path = tmp_path / "as_printed.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     cards = load_card_set(str(path))
-    assert cards.name == "as_printed" and cards.senate_card("hispania_maximus").param("advance") == "wine"
+    assert cards.name == "as_printed" and cards.senate_card("hispania_maximus").param("advance") == "olive"
     assert cards.senate_card("vicarius").epoch == 2
 
 

@@ -8,7 +8,7 @@ import pytest
 from rom_support import BLUE, RED, YELLOW, act, decision, find, new_game, settle
 
 from engine.core.types import Command
-from engine.rom import scoring
+from engine.rom import flow, scoring
 from engine.rom.errors import ArenaSetTooSmall, NotInHand
 from engine.rom.rules import RULES
 
@@ -53,11 +53,12 @@ def test_scoring_happens_after_rounds_three_and_five_only():
 
 
 @pytest.mark.parametrize("card,province,track", [("africanus_maximus", "latium", 1),
-                                                 ("hispania_maximus", "epirus", 0)])
+                                                 ("hispania_maximus", "etruria", 1)])
 def test_forum_scoring_cards_advance_a_marker_on_a_free_province(card, province, track):
     """Africanus Maximus: "When you score the wine track, lay this card on a wine province
     (exhausting both) to advance your marker on the wine track one space." (Hispania
-    Maximus: the same for olives.)"""
+    Maximus: laid on an olive province while the olives are scored, it too advances the
+    wine marker, as printed.)"""
     state = scoring_state(seats=3, round_=5, p0={"senate": (card,), "provinces": (province,), "forum": (1, 1, 0)})
     state = settle(state)
     forum = [1, 1, 0]
@@ -68,6 +69,28 @@ def test_forum_scoring_cards_advance_a_marker_on_a_free_province(card, province,
     state = scoring_state(seats=3, p0={"senate": (card,), "provinces": (province,), "forum": (1, 1, 0)})
     state = settle(replace(state, exhausted_provinces=frozenset({province})))
     assert state.player(RED).forum == (1, 1, 0)
+
+
+def test_hispania_maximus_advances_the_wine_marker_as_printed():
+    """Hispania Maximus (p. 8): "Wertung: Wenn du die Forumsleiste Oliven wertest, lege diese
+    Karte auf eine Olivenprovinzkarte (wodurch beide erschöpft werden), um deinen Marker auf
+    der Weinleiste ein Feld vorzurücken." -- the card text wins (golden rule, p. 4): the olive
+    marker stays, the wine marker moves, and the wine track is scored with it moved."""
+    state = scoring_state(seats=3, p0={"senate": ("hispania_maximus",), "provinces": ("etruria",),
+                                       "forum": (1, 1, 0)},
+                          p1={"forum": (1, 2, 0)}, p2={"forum": (0, 0, 0)})
+    assert state.province("etruria").resource == "olive"
+    state, events = flow.settle(state)
+    moved = find(events, "ForumMarkerAdvanced").data
+    assert moved == {"seat": RED, "card": "hispania_maximus", "province": "etruria", "resource": "wine", "steps": 1}
+    assert state.player(RED).forum == (1, 2, 0)
+    # Wine: Red (2) and Blue (2) share the lead over Yellow: 1 + 1 each, Yellow none.
+    points = find(events, "ForumScored").data["points"]
+    assert points["wine"] == {"0": 2, "1": 2, "2": 0}
+    # Without an olive province the card cannot be laid, a wine province does not do.
+    state = scoring_state(seats=3, p0={"senate": ("hispania_maximus",), "provinces": ("latium",),
+                                       "forum": (0, 1, 0)})
+    assert settle(state).player(RED).forum == (0, 1, 0)
 
 
 # ---------------------------------------------------------------- arena

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 from rom_support import BLUE, RED, YELLOW, Group, act, chance, decision, find, options, placement_state, settle, types
 
-from engine.core.types import Command
+from engine.core.types import Command, Event
 from engine.rom import flow
 from engine.rom.errors import BadCardTarget, CardNotUsable, ProvincesDoNotMatch
 from engine.rom.rules import RULES
@@ -151,17 +151,38 @@ def test_censor_rerolls_any_number_of_unplaced_dice():
     assert decision(state).id.startswith("place:")
 
 
-def test_proconsul_rerolls_and_may_repeat_once():
-    """"Re-roll any number of your unplaced dice.  You may even repeat this." -- once."""
+def test_proconsul_may_repeat_its_re_roll_as_often_as_its_owner_likes():
+    """Proconsul (p. 8): "Wirf beliebig viele deiner ungesetzten Machtwürfel erneut. Das
+    darfst du sogar wiederholen." -- not once only: the offer comes back after every
+    re-roll until he keeps the dice (the deadline default)."""
     state = red_turn(["proconsul"], ["etruria", "latium"], dice=(1, 2, 3, 4))
     state, _ = activate(state, card="proconsul", provinces=["etruria", "latium"], values=[1, 2])
     state, _ = chance(state, dice=[1, 1])
-    d = decision(state)
-    assert d.id.startswith("repeat:") and d.default.type == "keep_dice"
+    assert state.player(RED).unplaced == (1, 1, 3, 4)
+    for again, rolled, after in (([1, 1], [5, 5], (3, 4, 5, 5)), ([3, 4], [5, 5], (5, 5, 5, 5)),
+                                 ([5, 5, 5], [2, 2, 2], (2, 2, 2, 5))):
+        d = decision(state)
+        assert d.id.startswith("repeat:") and d.default.type == "keep_dice"
+        assert {"values": again} in options(state, RED, "reroll_again")
+        state, _ = act(state, RED, "reroll_again", values=again)
+        state, _ = chance(state, dice=rolled)
+        assert state.player(RED).unplaced == after
+    assert decision(state).id.startswith("repeat:")
+    state, events = act(state, RED, "keep_dice")
+    assert find(events, "RerollDeclined").data == {"seat": RED, "card": "proconsul"}
+    assert decision(state).id.startswith("place:")
+
+
+def test_a_re_roll_stored_with_one_repeat_left_still_replays_as_once():
+    """Games stored while Proconsul allowed one repeat replay unchanged: the repeat count
+    travels in the stored ``RerollStarted`` event."""
+    state = red_turn(["proconsul"], ["etruria", "latium"], dice=(1, 2, 3, 4))
+    state = RULES.apply(state, Event("RerollStarted", {"seat": RED, "by": RED, "card": "proconsul",
+                                                             "values": [1, 2], "repeat": 1}))
+    state, _ = chance(state, dice=[1, 1])
     state, _ = act(state, RED, "reroll_again", values=[1, 1])
     state, _ = chance(state, dice=[6, 6])
-    assert state.player(RED).unplaced == (3, 4, 6, 6)
-    assert decision(state).id.startswith("place:")  # no third re-roll
+    assert decision(state).id.startswith("place:")
 
 
 def test_quaestor_turns_a_die_upside_down():

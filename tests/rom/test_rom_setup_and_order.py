@@ -98,6 +98,21 @@ def test_custom_deck_needs_20_cards_and_4_epoch_iii_scoring_cards():
     assert RULES.seat_counts({}) == (2, 3, 4)
 
 
+def test_a_two_player_custom_deck_may_not_hold_cards_marked_for_three_or_more():
+    """"Regeln für 2 Spieler -- Senatskarten: alle Senatskarten mit diesem Symbol werden aus
+    dem Spiel genommen." (p. 7)  A custom deck of 15 cards with the epoch-III scoring cards
+    is still refused for 2 players when it holds a marked card, and nothing is created."""
+    cards = RULES.initial_state(3, {}).cards
+    unmarked = [c.id for c in cards.senate if not c.intrigue and not c.two_player_removed]
+    assert len(unmarked) == 15
+    assert new_game(2, custom_deck=unmarked).senate_in_game
+    marked = next(c.id for c in cards.senate if c.two_player_removed and c.epoch != 3)
+    swapped = [c for c in unmarked if c != "legatus"] + [marked]
+    with pytest.raises(BadOptions, match="marked for 3 or more players"):
+        RULES.initial_state(2, {"custom_deck": swapped})
+    assert RULES.seat_counts({"custom_deck": swapped}) == ()
+
+
 def test_options_schema_lists_the_options():
     schema = RULES.options_schema()
     assert set(schema["properties"]) == {"card_set", "variant_intrigue", "custom_deck"}

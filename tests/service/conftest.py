@@ -7,7 +7,7 @@ import secrets
 import pytest
 
 from engine import registry
-from service.db import Game, utcnow
+from service.plumbing.db import Game, utcnow
 from tests.service import fake_game
 
 

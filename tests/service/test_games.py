@@ -13,10 +13,10 @@ import pytest
 from sqlalchemy import func, select
 
 from engine.core.game import replay
-from service import bots, games, store
-from service.db import Game, OpenDecision, Seat, Snapshot, StoredEvent, utcnow
-from service.errors import Conflict, Forbidden, InvalidInput, LostRace, NotFound, StaleVersion
-from tests.service.fake_game import RULES, CountState
+from service.play import bots, games, store
+from service.plumbing.db import Game, OpenDecision, Seat, Snapshot, StoredEvent, utcnow
+from service.plumbing.errors import Conflict, Forbidden, InvalidInput, LostRace, NotFound, StaleVersion
+from tests.service.fake_game import CountState, RULES
 
 
 def count(session, model) -> int:
@@ -585,7 +585,7 @@ def test_view_at_replays_the_board_and_refuses_versions_beyond_the_game(session,
 def test_autoplay_replaces_a_refused_bot_answer_with_the_default(monkeypatch):
     from engine.core.types import Command
 
-    monkeypatch.setattr(bots, "bot_command", lambda decision: Command(decision.seat, "add", {"n": 3}))
+    monkeypatch.setattr(bots, "bot_command", lambda rules, state, decision, **_: Command(decision.seat, "add", {"n": 3}))
     state, events = bots.autoplay(RULES, RULES.initial_state(2, {"target": 30}), {0, 1})
     chosen = [dict(e.data) for e in events if e.type == "AmountChosen"]
     assert chosen[:2] == [{"seat": 0, "round": 1, "n": 1}, {"seat": 1, "round": 1, "n": 1}]

@@ -1,4 +1,4 @@
-"""The Alembic migrations build exactly the schema of ``service.db`` and take it down again."""
+"""The Alembic migrations build exactly the schema of ``service.plumbing.db`` and take it down again."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import MetaData, create_engine, inspect
 from sqlalchemy.engine import make_url
 
-from service.db import Base, make_engine
-from service.schema_upgrade import current_revision, downgrade, upgrade
+from service.plumbing.db import Base, make_engine
+from service.plumbing.schema_upgrade import current_revision, downgrade, upgrade
 from tests.conftest import _requested_databases, ensure_postgres_database, postgres_url
 
 

@@ -18,8 +18,8 @@ import pytest
 from engine.core import bots as kernel_bots
 from engine.core.game import replay
 from engine.core.types import Command, Decision
-from service import games, store
-from service.errors import Conflict, InvalidInput
+from service.play import games, store
+from service.plumbing.errors import Conflict, InvalidInput
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("engine.pax.rules") is None,
                                 reason="engine/pax has not landed yet")

@@ -9,9 +9,9 @@ from sqlalchemy import func, select, update
 
 from engine.core.game import replay
 from engine.core.types import Event
-from service import store
-from service.db import Game, Snapshot, StoredEvent
-from service.errors import LostRace
+from service.play import store
+from service.plumbing.db import Game, Snapshot, StoredEvent
+from service.plumbing.errors import LostRace
 from tests.service.fake_game import RULES
 
 

@@ -7,14 +7,14 @@ import types
 
 import pytest
 
-from service import i18n, terms
+from service.words import telling, terms
 
 
 @pytest.fixture
 def fake_terms(monkeypatch):
     outer = types.SimpleNamespace(
         PROMPTS={"bid": "Bid, outer."}, COMMANDS={"bid": "Bid"}, CONFIRM={"sell"},
-        command_label=lambda language, command, names: "Sell it" if command.get("type") == "sell" else None,
+        command_label=lambda language, command, names, seat_names: "Sell it" if command.get("type") == "sell" else None,
         card_name=lambda card_id, language: {"de": "Wache"}.get(language) if card_id == "guard" else None,
     )
     inner = types.SimpleNamespace(PROMPTS={"spartacus_arena.turn": "Your turn in the arena."},
@@ -45,12 +45,12 @@ def test_unknown_games_and_names_fall_back(fake_terms):
 
 
 def test_i18n_labels_use_the_games_words_first(fake_terms):
-    assert i18n.command_label("en", {"type": "sell", "args": {"card": "x"}}, {}, "spartacus") == "Sell it"
-    assert i18n.command_label("en", {"type": "move", "args": {}}, {}, "spartacus") == "Move"
+    assert telling.command_label("en", {"type": "sell", "args": {"card": "x"}}, {}, "spartacus") == "Sell it"
+    assert telling.command_label("en", {"type": "move", "args": {}}, {}, "spartacus") == "Move"
     # without a game, the generic words
-    assert i18n.command_label("en", {"type": "pass", "args": {}}, {}) == "Pass"
+    assert telling.command_label("en", {"type": "pass", "args": {}}, {}) == "Pass"
     decision = {"prompt": "Engine words.", "prompt_key": "spartacus_arena.turn"}
-    assert i18n.decision_prompt("en", decision, "spartacus") == "Engine words."
+    assert telling.decision_prompt("en", decision, "spartacus") == "Engine words."
 
 
 def test_tables_merge_with_the_games_own_entries_first(fake_terms, monkeypatch):
@@ -68,7 +68,7 @@ def test_events_are_told_in_the_games_words_and_capuas_own_events_by_capua(fake_
                         raising=False)
     event = {"type": "AttackResolved", "data": {"seat": 1}}
     assert terms.describe_event("spartacus", event, "en", {1: "Bob"}) == "Bob struck"
-    assert i18n.describe_event("en", event, {1: "Bob"}, "UTC", "spartacus") == "Bob struck"
+    assert telling.describe_event("en", event, {1: "Bob"}, "UTC", "spartacus") == "Bob struck"
     paused = {"type": "capua.GamePaused", "data": {"by_seat": 0}}
-    assert i18n.describe_event("en", paused, {0: "Ann"}, "UTC", "spartacus").startswith("Ann paused the game")
-    assert i18n.describe_event("en", event, {1: "Bob"}, "UTC", "rom") == "Bob: Attack resolved"
+    assert telling.describe_event("en", paused, {0: "Ann"}, "UTC", "spartacus").startswith("Ann paused the game")
+    assert telling.describe_event("en", event, {1: "Bob"}, "UTC", "rom") == "Bob: Attack resolved"

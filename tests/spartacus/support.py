@@ -94,5 +94,9 @@ class Bout:
         return self
 
     def attack(self, seat: int, attack: list[int], defence: list[int], **style: Any) -> list[Event]:
-        self.act(seat, "attack", **(style or {"style": "normal"}))
+        """Attack and stay (the turn ends after the roll), unless ``then="move"`` is given."""
+        args = {"style": "normal", **style}
+        if not self.state.moved:
+            args.setdefault("then", "stay")
+        self.act(seat, "attack", **args)
         return self.roll(attack=attack, defence=defence)

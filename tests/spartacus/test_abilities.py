@@ -7,6 +7,16 @@ from engine.spartacus.arena import combat, fight
 from tests.spartacus.support import Bout
 
 
+def _attacks(bout: Bout) -> list[dict]:
+    """The attacks fighter I may make from where it stands (whatever it does afterwards)."""
+    out = []
+    for c in bout.decision(0).options:
+        args = {k: v for k, v in c.args.items() if k != "then"}
+        if c.type == "attack" and args not in out:
+            out.append(args)
+    return out
+
+
 # --- Wiederholungswürfe -------------------------------------------------------------------------
 
 def test_sallys_sword_turns_one_wound_into_two():
@@ -87,8 +97,7 @@ def test_a_once_per_fight_reroll_is_spent_only_when_used():
     assert bout.decision(0).context["allowance"] == 2
     bout.act(0, "reroll", dice=[])
     assert bout.state.sides[0].used == ()
-    bout.act(0, "end_turn")
-    bout.act(1, "end_turn")
+    bout.act(1, "end_turn")  # the attack was made "and stay": fighter I's turn ended with it
     bout.to_first_turn(0)
     bout.attack(0, [6, 4, 2, 1], [6, 5, 4])
     bout.act(0, "reroll", dice=[2, 3])
@@ -98,12 +107,31 @@ def test_a_once_per_fight_reroll_is_spent_only_when_used():
 
 def test_an_initiative_reroll_is_offered_on_the_initiative_roll():
     bout = Bout("murmillo", "murmillo", kit_i={"special": "crowds-roar"})
-    bout.roll(I=[1, 2, 3], II=[4, 4, 4])
+    bout.roll(I=[1, 4, 4], II=[4, 4, 3])
     decision = bout.decision(0)
     assert decision.context["role"] == "initiative" and decision.context["allowance"] == 1
     bout.act(0, "reroll", dice=[2])
     bout.roll(I=[6])
-    assert bout.last("InitiativeDecided")["sums"] == [11, 12]
+    assert bout.last("InitiativeDecided")["sums"] == [14, 11]
+
+
+def test_a_reroll_that_cannot_end_better_is_not_asked():
+    # "Nicht jeden Wurf wiederholen, den man wiederholen darf": 1-2-3 against 4-4-4 stays behind
+    # whatever one die shows, so keeping every die is the answer and nobody is asked
+    bout = Bout("murmillo", "murmillo", kit_i={"special": "crowds-roar"})
+    bout.roll(I=[1, 2, 3], II=[4, 4, 4])
+    chosen = bout.last("RerollChosen")
+    assert chosen["dice"] == [] and chosen["settled"] and not chosen["planned"]
+    assert bout.last("InitiativeDecided")["winner"] == 1
+
+
+def test_a_reroll_is_asked_when_the_opponents_reroll_could_make_it_count():
+    # 6-6-2 against 6-5-1 deals two wounds, and rerolling the 2 could not add one -- unless the
+    # defender's helmet turns the 1 into a 5 or 6, which the attacker cannot know when choosing
+    bout = Bout("murmillo", "murmillo", kit_i={"weapon": "sword"}, kit_ii={"armour": "helmet"})
+    bout.to_first_turn(0).adjacent()
+    bout.attack(0, [6, 6, 2], [6, 5, 1])
+    assert {d.seat for d in bout.decisions()} == {0, 1}
 
 
 # --- Zweier- & Dreierpasch ----------------------------------------------------------------------
@@ -138,9 +166,8 @@ def test_rhaskos_triple_deals_two_extra_wounds():
 def test_the_javelin_attacks_with_speed_dice_from_range_three_once_per_fight():
     bout = Bout("retiarius", "murmillo", kit_i={"special": "javelin#2"}).to_first_turn(0)
     bout.place(0, (0, 0)).place(1, (3, 0))
-    attacks = [dict(c.args) for c in bout.decision(0).options if c.type == "attack"]
-    assert attacks == [{"style": "speed", "source": "javelin"}]
-    bout.act(0, "attack", style="speed", source="javelin")
+    assert _attacks(bout) == [{"style": "speed", "source": "javelin"}]
+    bout.act(0, "attack", style="speed", source="javelin", then="stay")
     assert bout.chance().draws["attack"].count == 4  # the Retiarius's speed, not its 3 attack dice
     bout.roll(attack=[6, 5, 4, 3], defence=[1, 1, 1])
     assert bout.last("AttackResolved")["to_defender"] == 4
@@ -150,25 +177,22 @@ def test_the_javelin_attacks_with_speed_dice_from_range_three_once_per_fight():
 
 def test_a_speed_attack_replaces_the_normal_attack_and_the_javelin_is_thrown_once():
     bout = Bout("retiarius", "murmillo", kit_i={"special": "javelin"}).to_first_turn(0).adjacent()
-    attacks = [dict(c.args) for c in bout.decision(0).options if c.type == "attack"]
-    assert attacks == [{"style": "normal"}, {"style": "speed", "source": "javelin"}]
-    bout.attack(0, [1, 1, 1, 1], [6, 6, 6], style="speed", source="javelin")
+    assert _attacks(bout) == [{"style": "normal"}, {"style": "speed", "source": "javelin"}]
+    bout.attack(0, [1, 1, 1, 1], [6, 6, 6], style="speed", source="javelin", then="move")
     assert "attack" not in {c.type for c in bout.decision(0).options}
     bout.act(0, "end_turn")
     bout.act(1, "end_turn")
     bout.to_first_turn(0)
-    attacks = [dict(c.args) for c in bout.decision(0).options if c.type == "attack"]
-    assert attacks == [{"style": "normal"}]
+    assert _attacks(bout) == [{"style": "normal"}]
 
 
 def test_the_hasta_lunges_with_speed_dice_every_turn():
     bout = Bout("murmillo", "murmillo", kit_i={"weapon": "hasta"}).to_first_turn(0)
     bout.place(0, (0, 0)).place(1, (2, 0))
     bout.attack(0, [1, 1, 1], [6, 6, 6], style="speed", source="hasta")
-    bout.act(0, "end_turn")
     bout.act(1, "end_turn")
     bout.to_first_turn(0)
-    assert {"style": "speed", "source": "hasta"} in [dict(c.args) for c in bout.decision(0).options]
+    assert {"style": "speed", "source": "hasta"} in _attacks(bout)
 
 
 def test_a_thrown_net_is_reported_exhausted_in_the_result():
@@ -185,6 +209,7 @@ def test_a_thrown_net_is_reported_exhausted_in_the_result():
 def test_extra_wounds_come_before_ignored_wounds_and_never_go_below_zero():
     bout = Bout("gallus", "murmillo", kit_ii={"armour": "scutum"}).to_first_turn(0).adjacent()
     bout.attack(0, [6, 1, 1, 1], [1, 1, 1])
+    bout.act(0, "use_power", use=True)
     resolved = bout.last("AttackResolved")
     # one hit + Brawler's extra wound = 2, and the Scutum ignores one of an attack of two or more
     assert resolved["hits"] == 1 and resolved["to_defender"] == 1
@@ -201,11 +226,10 @@ def test_the_scutum_ignores_nothing_of_a_single_wound():
 def test_the_lorica_ignores_one_wound_once_per_fight():
     bout = Bout("murmillo", "murmillo", kit_ii={"armour": "lorica"}).to_first_turn(0).adjacent()
     bout.attack(0, [6, 1, 1], [1, 1, 1])
+    bout.act(1, "use_power", use=True)
     assert bout.last("AttackResolved")["to_defender"] == 0
     assert bout.state.sides[1].used == ("armour:lorica:0",)
-    bout.act(0, "end_turn")
     bout.attack(1, [1, 1, 1], [6, 6, 6])
-    bout.act(1, "end_turn")
     bout.to_first_turn(0)
     bout.attack(0, [6, 1, 1], [1, 1, 1])
     assert bout.last("AttackResolved")["to_defender"] == 1
@@ -247,7 +271,7 @@ def test_oenomaus_negates_spartacus_but_not_his_equipment():
 
 def test_segovax_defends_with_speed_while_he_has_more_speed_dice():
     bout = Bout("murmillo", "segovax").to_first_turn(0).adjacent()
-    bout.act(0, "attack", style="normal")
+    bout.act(0, "attack", style="normal", then="stay")
     assert bout.chance().draws["defence"].count == 4
     assert bout.last("AttackDeclared")["pools"] == ["attack", "speed"]
 

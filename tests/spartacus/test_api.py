@@ -59,3 +59,34 @@ def test_a_finished_duel_tells_its_fight_in_one_paragraph_to_each_player(ann, bo
     spectator = bob.get(f"games/{game['id']}/summary")
     assert spectator.status_code == 200 and spectator.get_json()["summary"]
     assert ann.get("games/nope-nope/summary").status_code == 404
+
+
+def test_a_duel_first_asks_how_i_fight_and_blow_by_blow_a_turn_is_one_command(ann):
+    game = create_game(ann, game_type="spartacus_arena", options=OPTIONS, seats=2, bot_seats=[1])
+    listing = ann.get(f"games/{game['id']}/decisions").get_json()
+    (first,) = blocking(listing["decisions"])
+    assert first["prompt_key"] == "spartacus_arena.prepare" and first["command_type"] == "set_fight_plan"
+    assert first["schema"]["properties"]["approach"]["title"] == "Approach"
+    response = ann.post(f"games/{game['id']}/commands", idempotent=True,
+                        json={"type": "set_fight_plan", "args": {"active": False},
+                              "expected_version": listing["version"]})
+    assert response.status_code == 200, response.get_json()
+    rng = random.Random(9)
+    # in round 1 the fighters stand six hexes apart, out of each other's reach: whoever wins the
+    # initiative, my turn is asked in that round (as the winner's order answer, or as my turn)
+    for _ in range(20):
+        listing = ann.get(f"games/{game['id']}/decisions").get_json()
+        owed = blocking(listing["decisions"])
+        if not owed:
+            break
+        decision = owed[0]
+        assert decision["prompt_key"] != "spartacus_arena.prepare"
+        if decision["prompt_key"] in ("spartacus_arena.turn", "spartacus_arena.choose_order"):
+            kinds = {o["type"] for o in decision["options"]}
+            assert {"move", "end_turn"} <= kinds <= {"choose_order", "move", "attack", "end_turn"}
+            assert all(o["args"].get("then") in ("stay", "move") for o in decision["options"] if o["type"] == "attack")
+            return
+        option = rng.choice(decision["options"])
+        ann.post(f"games/{game['id']}/commands", idempotent=True,
+                 json={**option, "expected_version": listing["version"]})
+    raise AssertionError("no turn of mine was asked")

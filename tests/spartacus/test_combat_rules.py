@@ -20,7 +20,10 @@ def test_initiative_rolls_each_fighters_speed_dice_and_the_higher_sum_chooses():
     bout.roll(I=[6, 6, 6], II=[1, 1, 1, 1])
     assert bout.last("InitiativeDecided")["winner"] == 0
     decision = bout.decision(0)
-    assert {tuple(c.args.items()) for c in decision.options} == {(("first", True),), (("first", False),)}
+    orders = {c.args["first"] for c in decision.options if c.type == "choose_order"}
+    assert orders == {True, False}
+    # moving first, the winner may give its whole turn as the answer
+    assert {c.type for c in decision.options} == {"choose_order", "move", "end_turn"}
     assert bout.decisions(1) == []
 
 
@@ -72,6 +75,15 @@ def test_both_nets_are_exhausted_and_the_initiative_is_rolled_normally():
     assert all(s.used for s in bout.state.sides)
 
 
+def test_the_opponent_has_a_net_hint_stays_true_after_the_opponent_declares():
+    # the hint tells what the table shows (a ready Net card), not whether it was declared
+    bout = Bout("murmillo", "murmillo", kit_i={"special": "net#1"}, kit_ii={"special": "net#2"})
+    before = dict(bout.decision(1).context)
+    assert before["opponent_has_net"] is True
+    bout.act(0, "use_net", use=False)
+    assert dict(bout.decision(1).context) == before
+
+
 def test_net_declarations_stay_secret_until_both_are_in():
     from engine.spartacus.arena import fight
     bout = Bout("murmillo", "murmillo", kit_i={"special": "net"}, kit_ii={"special": "net"})
@@ -97,19 +109,38 @@ def test_a_fighter_moves_up_to_its_speed_and_never_onto_or_through_its_opponent(
 
 
 def test_move_then_attack_or_attack_then_move_once_each_per_turn():
+    # "Während der Kampfrunde führt jeder Kämpfer eine Bewegung und einen Angriff aus. Die
+    #  Reihenfolge ist beliebig (erst bewegen und dann angreifen oder umgekehrt)."
     bout = Bout("murmillo", "murmillo").to_first_turn(0)
     bout.place(0, (0, 0)).place(1, (3, 0))
-    step = next(c for c in bout.decision(0).options if c.type == "move" and c.args["to"] == [2, 0])
-    bout.submit(step)
-    kinds = {c.type for c in bout.decision(0).options}
-    assert kinds == {"attack", "end_turn"}
-    bout.attack(0, [1, 1, 1], [6, 6, 6])
+    step = next(c for c in bout.decision(0).options
+                if c.type == "move" and c.args["to"] == [2, 0] and "attack" in c.args)
+    assert step.args["attack"] == {"style": "normal"}
+    bout.submit(step)  # move and attack: one command
+    bout.roll(attack=[1, 1, 1], defence=[6, 6, 6])
     assert bout.state.active == 1  # moved and attacked: the turn is over
     # the other way round: attack first, then step away
     bout.set_dice(1, (3, 3, 3))
-    bout.attack(1, [1, 1, 1], [6, 6, 6])
+    bout.attack(1, [1, 1, 1], [6, 6, 6], then="move")
     kinds = {c.type for c in bout.decision(1).options}
     assert kinds == {"move", "end_turn"}
+    away = next(c for c in bout.decision(1).options if c.type == "move" and c.args["to"] == [4, 0])
+    bout.submit(away)
+    assert bout.last("TurnEnded")["round"] == 1 and bout.last("TurnEnded")["side"] == 1
+    assert bout.last("RoundEnded")["round"] == 1  # moved after attacking: the round is over
+
+
+def test_a_move_without_an_attack_ends_the_turn():
+    bout = Bout("murmillo", "murmillo").to_first_turn(0)
+    bout.place(0, (0, 0)).place(1, (3, 0))
+    bout.act(0, "move", to=[1, 0], path=[[1, 0]])
+    assert bout.last("TurnEnded")["side"] == 0 and bout.state.active == 1
+
+
+def test_attack_and_stay_ends_the_turn_after_the_roll():
+    bout = Bout("murmillo", "murmillo").to_first_turn(0).adjacent()
+    bout.attack(0, [1, 1, 1], [6, 6, 6], then="stay")
+    assert bout.state.active == 1 and bout.last("TurnEnded")["side"] == 0
 
 
 def test_an_attack_needs_an_adjacent_opponent():
@@ -117,15 +148,17 @@ def test_an_attack_needs_an_adjacent_opponent():
     bout.place(0, (0, 0)).place(1, (2, 0))
     assert "attack" not in {c.type for c in bout.decision(0).options}
     with pytest.raises(RuleViolation):
-        bout.act(0, "attack", style="normal")
+        bout.act(0, "attack", style="normal", then="stay")
     bout.place(1, (1, 0))
-    assert {"style": "normal"} in [dict(c.args) for c in bout.decision(0).options if c.type == "attack"]
+    assert {"style": "normal", "then": "stay"} in [dict(c.args) for c in bout.decision(0).options
+                                                    if c.type == "attack"]
 
 
 def test_the_trident_reaches_over_one_free_hex_but_no_further():
     bout = Bout("murmillo", "murmillo", kit_i={"weapon": "trident"}).to_first_turn(0)
     bout.place(0, (0, 0)).place(1, (2, 0))
-    assert {"style": "normal"} in [dict(c.args) for c in bout.decision(0).options if c.type == "attack"]
+    assert {"style": "normal", "then": "stay"} in [dict(c.args) for c in bout.decision(0).options
+                                                    if c.type == "attack"]
     bout.place(1, (3, 0))
     assert "attack" not in {c.type for c in bout.decision(0).options}
 
@@ -169,7 +202,7 @@ def test_twice_the_dice_can_still_show_weakness():
 
 def test_an_attack_rolls_attack_dice_against_defence_dice_and_wounds_follow():
     bout = Bout("murmillo", "spartacus").to_first_turn(0).adjacent()
-    bout.act(0, "attack", style="normal")
+    bout.act(0, "attack", style="normal", then="stay")
     draws = bout.chance().draws
     assert (draws["attack"].count, draws["defence"].count) == (3, 4)
     bout.roll(attack=[6, 5, 4], defence=[5, 3, 3, 1])
@@ -202,7 +235,6 @@ def test_sally_and_the_rule_of_one():
     taken = bout.last("WoundsTaken")
     assert taken["forced"] and taken["dice"] == {"attack": 1, "defence": 1, "speed": 1}
     assert bout.state.result is None
-    bout.act(0, "end_turn")
     bout.set_dice(1, (1, 1, 1))
     bout.act(1, "end_turn")
     bout.to_first_turn(0)

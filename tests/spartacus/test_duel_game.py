@@ -8,7 +8,8 @@ import random
 import pytest
 
 from engine import registry
-from engine.core.game import replay
+from engine.core.game import replay, step
+from engine.core.types import Command
 from engine.core.playout import play_out
 from engine.core import schema as schema_mod
 from engine.core.errors import BadArguments
@@ -68,8 +69,12 @@ def test_every_pair_of_market_gladiators_fights_to_a_result_under_plans():
 
 def test_pending_decisions_are_json_and_have_legal_defaults():
     state = RULES.initial_state(2, {"special_i": "net", "armour_ii": "helmet"})
+    first = RULES.pending(state)
+    assert {d.prompt_key for d in first.decisions} == {"spartacus_arena.prepare"}
+    for seat in (0, 1):  # both fight blow by blow
+        state, _ = step(RULES, state, Command(seat, "set_fight_plan", {"active": False}))
     pending = RULES.pending(state)
-    for decision in pending.decisions:
+    for decision in first.decisions + pending.decisions:
         json.dumps(decision.to_json())
         json.dumps(decision.to_json(with_options=False))
         assert decision.default.type == "set_fight_plan"

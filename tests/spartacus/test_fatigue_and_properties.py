@@ -61,9 +61,13 @@ def _drive(state, rng, dice, picks, on_state):
             assert blocking, "a running fight always waits for someone"
             decision = blocking[0]
             pick = next(pick_iter, None)
-            if pick is None:
-                pick = rng.randrange(len(decision.options) + 1)
-            command = decision.default if pick >= len(decision.options) else decision.options[pick]
+            if decision.options is None:  # the duel's first question: a plan, or blow by blow
+                blow_by_blow = Command(decision.seat, "set_fight_plan", {"active": False})
+                command = decision.default if (pick if pick is not None else rng.randrange(2)) % 2 else blow_by_blow
+            else:
+                if pick is None:
+                    pick = rng.randrange(len(decision.options) + 1)
+                command = decision.default if pick >= len(decision.options) else decision.options[pick]
         state, events = step(RULES, state, command)
         log.extend(events)
         on_state(state)

@@ -12,18 +12,35 @@ from engine.spartacus.game.state import Asset, GameState, Turn
 HOUSES = ("batiatus", "glaber", "tullius", "solonius")
 
 
-def chance(state: GameState, **outcome) -> tuple[GameState, list]:
+def chance(state: GameState, *, settle: bool = True, **outcome) -> tuple[GameState, list]:
     request = RULES.pending(state).chance
     assert request is not None, f"no chance pending at {state.stage}"
-    return step(RULES, state, Command(SYSTEM_SEAT, "resolve_chance", {"id": request.id, "outcome": outcome}))
+    state, events = step(RULES, state, Command(SYSTEM_SEAT, "resolve_chance", {"id": request.id, "outcome": outcome}))
+    return passed_through(state, events) if settle else (state, events)
+
+
+def passed_through(state: GameState, events: list | None = None) -> tuple[GameState, list]:
+    """Every addressed dominus who can only pass, passes (as a player holding nothing
+    playable would), until someone has a real choice or the game needs something else."""
+    events = list(events or [])
+    while RULES.pending(state).chance is None:
+        owed = [d for d in RULES.pending(state).decisions if d.mode != "free"]
+        if len(owed) != 1 or not owed[0].id.startswith("react:") or len(owed[0].options) != 1:
+            break
+        state, more = step(RULES, state, owed[0].options[0])
+        events += more
+    return state, events
 
 
 def identity(request_draw_n: int) -> list[int]:
     return list(range(request_draw_n))
 
 
-def play(state: GameState, who: int, type_: str, **args) -> tuple[GameState, list]:
-    return step(RULES, state, Command(who, type_, args))
+def play(state: GameState, who: int, type_: str, *, settle: bool = True, **args) -> tuple[GameState, list]:
+    """``who`` answers with ``type_``; then, unless ``settle`` is False, the domini who can
+    only pass in the windows that follow do so (:func:`passed_through`)."""
+    state, events = step(RULES, state, Command(who, type_, args))
+    return passed_through(state, events) if settle else (state, events)
 
 
 def new_game(seats: int = 4, options: dict | None = None) -> GameState:
@@ -52,6 +69,16 @@ def hand_built(state: GameState, *, stage: str = "intrigue_turns", turn: int | N
     if turn is not None:
         state = replace(state, turn=Turn(seat=turn), turn_order=tuple(state.clockwise(turn)))
     return state
+
+
+def everyone(base: GameState, stage: str, **players) -> GameState:
+    """Every player of four: no cards, no property, 5 gold, influence 4, unless given."""
+    for seat in range(4):
+        fields = players.setdefault(f"p{seat}", {})
+        for key, value in (("hand", ()), ("assets", ()), ("gold", 5), ("influence", 4)):
+            fields.setdefault(key, value)
+    turn = players.pop("turn", None)
+    return hand_built(base, stage=stage, turn=turn, **players)
 
 
 def assets(*specs) -> tuple[Asset, ...]:

@@ -23,6 +23,7 @@ from tests.spartacus_game.helpers import (
     hand_built,
     interrupts,
     new_game,
+    passed_through,
     play,
     types,
 )
@@ -485,7 +486,7 @@ def _fighter_dies(s):
 
     tx = Tx(s)
     advance(tx)
-    return tx.state, tx.events
+    return passed_through(tx.state, tx.events)
 
 
 def case_blood_on_the_sand(base):
@@ -536,10 +537,18 @@ def test_reactions_need_their_influence_and_take_no_support(base):
     assert not interrupts(s) and s.player(PETE).gold == 10
 
 
-def test_reactions_cannot_foil_a_guard(base):
-    """'Only schemes can be foiled, not reactions (exceptions are on the cards)' (p. 8): a guard is no reaction."""
+def test_a_card_that_foils_reactions_foils_a_guards_use(base):
+    """'Guards are a special kind of reaction' (p. 8): Jupiter's Cock ('foil a scheme or a
+    reaction') foils a guard's use before its die is rolled; the guard is spent all the same."""
     s = table(base, p0=dict(hand=("blackmail#1",)), p1=dict(hand=("guard#20",)),
               p2=dict(hand=("jupiters_cock#1",), influence=6))
     s, _ = scheme(s, "blackmail#1", SALLY)
     s, ev = play(s, SALLY, "use_guard", card="guard#20")
-    assert RULES.pending(s).chance is not None  # straight to the die: no window for John
+    assert RULES.pending(s).chance is None
+    (d,) = interrupts(s)
+    assert d.seat == JOHN and d.prompt_args["subject"] == "guard"
+    s, ev = play(s, JOHN, "play_reaction", card="jupiters_cock#1", target=-1)
+    assert "GuardFoiled" in types(ev) and "GuardRolled" not in types(ev)
+    assert "guard#20" in s.intrigue_discard and "jupiters_cock#1" in s.intrigue_discard
+    # the scheme window asks everyone again; nobody has anything left, so the scheme succeeds
+    assert s.player(SALLY).influence == 3 and "blackmail#1" in s.intrigue_discard

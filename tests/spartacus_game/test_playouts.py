@@ -20,7 +20,7 @@ def _intrigue_cards(s) -> list[str]:
     for p in s.players:
         cards += list(p.hand) + [a.id for a in p.assets if a.kind == "guard"]
     for w in s.windows:
-        if w.subject is not None:
+        if w.subject is not None and w.subject.kind != "guard":  # a guard is discarded as it is used
             cards.append(w.subject.card)
     for r in s.resolutions:
         if r.source in ("scheme", "reaction"):
@@ -32,7 +32,7 @@ def _check(s, events) -> None:
     if s.stage.startswith("setup"):
         return
     for p in s.players:
-        assert p.gold >= 0 and 0 <= p.influence <= 20
+        assert p.gold >= 0 and p.influence >= 0
     cards = _intrigue_cards(s)
     assert sorted(cards) == sorted(s.cards.intrigue_instances()), "intrigue cards conserved"
     market = list(s.market_deck) + list(s.market_discard) + [a.id for p in s.players for a in p.assets if a.kind != "guard"]

@@ -14,7 +14,7 @@ from tests.spartacus_game.helpers import (
     assets,
     blocking,
     chance,
-    hand_built,
+    everyone,
     interrupts,
     new_game,
     play,
@@ -27,16 +27,6 @@ PETE, SALLY, JOHN, LIZ = 0, 1, 2, 3
 @pytest.fixture(scope="module")
 def base():
     return new_game(4)
-
-
-def everyone(base, stage, **players):
-    """Every player: no cards, no property, 5 gold, influence 4, unless given."""
-    for seat in range(4):
-        fields = players.setdefault(f"p{seat}", {})
-        for key, value in (("hand", ()), ("assets", ()), ("gold", 5), ("influence", 4)):
-            fields.setdefault(key, value)
-    turn = players.pop("turn", None)
-    return hand_built(base, stage=stage, turn=turn, **players)
 
 
 def free(s, seat, command_type):
@@ -54,7 +44,7 @@ def test_hand_limit_is_checked_at_the_end_of_each_turn(base):
     s, ev = play(s, PETE, "end_turn")
     assert types(ev) == ["TurnStepTaken", "HandLimitEnforced"] and s.turn.ending
     (d,) = blocking(s)
-    assert d.prompt_key == "hand_limit" and {o.type for o in d.options} == {"sell_intrigue_card"}
+    assert d.prompt_key == "hand_limit" and {o.type for o in d.options} == {"sell_intrigue_card", "place_guard"}
     with pytest.raises(RuleViolation):
         play(s, PETE, "play_scheme", card="hidden_coffers#1", target=PETE)
     s, ev = play(s, PETE, "sell_intrigue_card", card="guard#20")

@@ -155,6 +155,8 @@ def test_johns_support_from_liz(base):
     other = RULES.visible(ev[-1], PETE)
     assert "card" not in other["data"] and "target" not in other["data"]
     s, ev = play(s, LIZ, "grant_support")
+    assert not [e for e in ev if e.type == "SchemePlayed"], "the asker decides whether to play"
+    s, ev = play(s, JOHN, "play_scheme", card="a_visitor_from_rome#1", target=JOHN)
     played = [e.data for e in ev if e.type == "SchemePlayed"]
     assert played == [{"seat": JOHN, "card": "a_visitor_from_rome#1", "target": JOHN, "supporters": [LIZ]}]
     assert s.player(JOHN).influence == 7 and s.player(LIZ).influence == 4
@@ -167,6 +169,7 @@ def test_petes_black_market_with_bought_support(base):
     s, _ = play(s, PETE, "give_gold", to=LIZ, amount=2)
     s, _ = play(s, PETE, "request_support", card="black_market_dealings#1", target=PETE, **{"from": [LIZ]})
     s, _ = play(s, LIZ, "grant_support")
+    s, _ = play(s, PETE, "play_scheme", card="black_market_dealings#1", target=PETE)
     assert s.player(PETE).gold == 1 + 5 and s.player(LIZ).gold == 2
 
 
@@ -193,7 +196,8 @@ def test_destitute_in_upkeep(base):
 
 def test_destitute_after_a_gift(base):
     """Gold given away at any time: the window opens in the same command."""
-    s = _intrigue(base, turn=SALLY, p1=dict(influence=5, gold=2), p2=dict(influence=4, hand=("destitute#1",)))
+    s = _intrigue(base, turn=SALLY, p1=dict(influence=5, gold=2), p2=dict(influence=4, hand=("destitute#1",)),
+                  p0=dict(hand=("robbery#1",)), p3=dict(hand=("robbery#2",)))
     s, ev = play(s, SALLY, "give_gold", to=PETE, amount=2)
     assert types(ev) == ["GoldGiven", "WindowOpened"]
     assert ev[-1].data["order"] == [JOHN, LIZ, PETE]
@@ -206,7 +210,8 @@ def test_destitute_after_a_gift(base):
 def test_whispered_rumours_foils_a_visitor_from_rome(base):
     """p. 8: John (10) plays A Visitor from Rome, Liz foils it: both cards discarded, no effect."""
     s = _intrigue(base, turn=JOHN, p2=dict(influence=10, hand=("a_visitor_from_rome#1",)),
-                  p3=dict(influence=4, hand=("whispered_rumours#1",)))
+                  p3=dict(influence=4, hand=("whispered_rumours#1",)), p0=dict(hand=("robbery#1",)),
+                  p1=dict(hand=("robbery#2",)))
     s, ev = play(s, JOHN, "play_scheme", card="a_visitor_from_rome#1", target=JOHN)
     assert types(ev) == ["TurnStepTaken", "SchemePlayed", "WindowOpened"]
     assert ev[-1].data["order"] == [LIZ, PETE, SALLY]

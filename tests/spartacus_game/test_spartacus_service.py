@@ -18,8 +18,8 @@ from engine.core import bots as kernel_bots
 from engine.core.game import replay
 from engine.core.types import Command, Decision
 from engine.spartacus.game.rules import RULES
-from service import games, store
-from service.errors import Conflict, InvalidInput
+from service.play import games, store
+from service.plumbing.errors import Conflict, InvalidInput
 
 
 def decision_from_listing(listed: dict) -> Decision:

@@ -7,7 +7,7 @@ import json
 
 from sqlalchemy import select
 
-from service.db import StandingOrder, StoredEvent
+from service.plumbing.db import StandingOrder, StoredEvent
 from tests.api.support import assert_error
 from tests.webhooks.support import add, count_game
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core.types import Command, Decision
-from service.errors import InvalidInput
-from service.standing_orders import answer_for, check_rule
+from service.play.standing_orders import answer_for, check_rule
+from service.plumbing.errors import InvalidInput
 
 
 def react(seat: int, target: int | None, *, guard: bool = False) -> Decision:
@@ -106,3 +106,41 @@ def test_malformed_rules_are_refused_with_details(rule, where):
         check_rule(rule)
     assert refused.value.status == 422 and refused.value.code == "invalid_standing_order"
     assert where in refused.value.details["fields"], refused.value.details
+
+
+def window(seat: int, target: int, *, guard: bool) -> Decision:
+    """A reaction window as the games ask it: private, since its options are the cards one holds."""
+    from dataclasses import replace
+
+    return replace(react(seat, target, guard=guard), private=True)
+
+
+GUARD_OR_PASS = {"match": {"mode": "interrupt"}, "answer": [{"type": "use_guard"}, {"type": "pass_reaction"}]}
+
+
+def test_an_order_that_does_not_read_the_hand_answers_a_window_the_same_whatever_it_holds():
+    rule = check_rule(GUARD_OR_PASS)
+    assert answer_for(rule, window(2, 2, guard=True)) is None, "its first answer needs a card: left to the player"
+    assert answer_for(rule, window(2, 2, guard=False)) is None, "...whether or not the player holds one"
+    passing = check_rule({"match": {"mode": "interrupt"}, "answer": {"type": "pass_reaction"}})
+    assert answer_for(passing, window(2, 2, guard=True)) == answer_for(passing, window(2, 2, guard=False)) \
+        == Command(2, "pass_reaction", {})
+    assert answer_for(PASS_UNLESS_TARGET, window(1, 2, guard=True)) == Command(1, "pass_reaction", {})
+
+
+@pytest.mark.parametrize("condition", [{"has_option": "use_guard"}, {"path": "context.hand", "exists": True}])
+def test_conditions_on_the_hand_keep_a_blind_order_quiet(condition):
+    rule = check_rule({"match": {"mode": "interrupt"}, "unless": [condition], "answer": {"type": "pass_reaction"}})
+    assert answer_for(rule, window(1, 2, guard=False)) is None
+    assert answer_for(rule, react(1, 2, guard=False)) == Command(1, "pass_reaction", {}), \
+        "a decision whose options are public may be judged by them"
+
+
+def test_an_order_that_asks_to_read_the_hand_may():
+    rule = check_rule({**GUARD_OR_PASS, "reads_hand": True})
+    assert rule["reads_hand"] is True
+    assert answer_for(rule, window(2, 2, guard=True)) == Command(2, "use_guard", {"card": "guard1"})
+    assert answer_for(rule, window(2, 2, guard=False)) == Command(2, "pass_reaction", {})
+    with pytest.raises(InvalidInput) as err:
+        check_rule({**GUARD_OR_PASS, "reads_hand": "yes"})
+    assert "reads_hand" in err.value.details["fields"]

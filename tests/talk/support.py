@@ -7,8 +7,8 @@ import datetime as dt
 
 from sqlalchemy import func, select
 
-from service import notifications
-from service.db import MailMessage, utcnow
+from service.notify import mailing
+from service.plumbing.db import MailMessage, utcnow
 
 
 def three_player_game(ann, bob, cat) -> str:
@@ -37,7 +37,7 @@ class Mailroom:
 
     def compose(self, *, after: dt.timedelta = dt.timedelta(days=1), at: dt.datetime | None = None) -> list:
         self.clock = at or self.clock + after
-        notifications.compose_due(self.sessions, self.config, self.clock)
+        mailing.compose_due(self.sessions, self.config, self.clock)
         with self.sessions() as s:
             rows = list(s.scalars(select(MailMessage).where(MailMessage.id > self.seen).order_by(MailMessage.id)))
         if rows:

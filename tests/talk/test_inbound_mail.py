@@ -12,8 +12,8 @@ from email.message import EmailMessage
 import pytest
 from sqlalchemy import func, select
 
-from service import inbound_mail, talk
-from service.db import TableMessage
+from service.notify import inbound_mail, talk
+from service.plumbing.db import TableMessage
 from tests.api.support import assert_error
 from tests.talk.support import Mailroom
 from tests.webhooks.support import count_game
@@ -147,7 +147,7 @@ def test_the_smtp_and_lmtp_receiver_posts_replies_and_refuses_strangers(sessions
 
 
 def test_reply_addresses_are_short_and_verify():
-    from service.config import load_config
+    from service.plumbing.config import load_config
 
     config = load_config(environ={}, overrides={"instance_dir": "/tmp/capua-reply", "secret_key": "k",
                                                 "inbound_mail_domain": "Reply.Example.ORG"})

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from service import mail
-from service.db import TableMessage
+from service.plumbing import mail
+from service.plumbing.db import TableMessage
 from tests.api.support import assert_error
 from tests.talk.support import Mailroom, three_player_game
 from tests.web.support import csrf_from
@@ -128,16 +128,16 @@ def test_talk_mail_renders_with_a_reply_address(ann, bob, sessions, app_config):
 
 
 def test_talk_mail_follows_the_notification_preferences(ann, bob, make_client, sessions, app_config):
-    from service import notifications
-    from service.db import User
+    from service.identity import settings
+    from service.plumbing.db import User
 
     cat = make_client("cat")
     game_id = three_player_game(ann, bob, cat)
     room = Mailroom(sessions, app_config)
     room.compose()
     with sessions() as s:
-        notifications.update_preferences(s, s.get(User, cat.user_id), {"info_delivery": "off"})
-        notifications.update_preferences(s, s.get(User, bob.user_id), {"email_enabled": False})
+        settings.update_preferences(s, s.get(User, cat.user_id), {"info_delivery": "off"})
+        settings.update_preferences(s, s.get(User, bob.user_id), {"email_enabled": False})
         s.commit()
     ann.post(f"games/{game_id}/messages", json={"body": "public news"})
     ann.post(f"games/{game_id}/messages", json={"body": "just for Cat", "to": [2]})
@@ -150,15 +150,15 @@ def test_talk_mail_follows_the_notification_preferences(ann, bob, make_client, s
     ("ru", "Count to N: Ann говорит", "Count to N: Ann пишет вам лично", "говорит за столом в игре Count to N")])
 def test_talk_mail_is_in_the_recipients_language(ann, bob, make_client, sessions, app_config, lang, public, private,
                                                  body):
-    from service import notifications
-    from service.db import User
+    from service.identity import settings
+    from service.plumbing.db import User
 
     cat = make_client("cat")
     game_id = three_player_game(ann, bob, cat)
     room = Mailroom(sessions, app_config)
     room.compose()
     with sessions() as s:
-        notifications.update_preferences(s, s.get(User, bob.user_id), {"language": lang})
+        settings.update_preferences(s, s.get(User, bob.user_id), {"language": lang})
         s.commit()
     assert ann.post(f"games/{game_id}/messages", json={"body": "Ave!"}).status_code == 201
     first = room.compose()

@@ -14,8 +14,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select
 
-from service import mail, notifications
-from service.db import Notification, User, utcnow
+from service.identity import settings
+from service.notify import notifications
+from service.plumbing import mail
+from service.plumbing.db import Notification, User, utcnow
 from tests.api.support import assert_error
 from tests.notify.sink import smtp_settings, smtp_sink  # noqa: F401 (the fixture)
 from tests.notify.support import html_of, text_of
@@ -34,7 +36,7 @@ def config_overrides(config_overrides, smtp_sink) -> dict:
 
 def set_preferences(sessions, client, **changes) -> None:
     with sessions() as s:
-        notifications.update_preferences(s, s.get(User, client.user_id), changes)
+        settings.update_preferences(s, s.get(User, client.user_id), changes)
         s.commit()
 
 
@@ -120,7 +122,7 @@ def test_a_digest_carries_talk_with_a_reply_address_per_message(ann, bob, make_c
     bob.post(f"games/{game_id}/messages", json={"body": "Cat, against Ann together?", "to": [2]})
     bob.post(f"games/{game_id}/messages", json={"body": "Ann: only for you.", "to": [0]})
     with sessions() as s:
-        prefs = notifications.preferences(s, s.get(User, cat.user_id))
+        prefs = settings.preferences(s, s.get(User, cat.user_id))
     digest_at = notifications.next_digest(prefs, utcnow())
     assert digest_at.astimezone(ZoneInfo("Europe/Berlin")).hour == 7
     assert all(r.due_at.replace(tzinfo=dt.timezone.utc) == digest_at for r in talk_rows(sessions, cat.user_id))
@@ -171,7 +173,7 @@ def test_per_game_settings_apply_to_talk(ann, bob, sessions, app_config):
     room = Mailroom(sessions, app_config)
     room.compose()
     with sessions() as s:
-        notifications.update_game_preferences(s, s.get(User, bob.user_id), game_id, {"act_delivery": "off"})
+        settings.update_game_preferences(s, s.get(User, bob.user_id), game_id, {"act_delivery": "off"})
         s.commit()
     ann.post(f"games/{game_id}/messages", json={"body": "private, muted", "to": [1]})
     ann.post(f"games/{game_id}/messages", json={"body": "public, digested"})

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from service import inprocess
+from engine import registry
+from service import demo, inprocess
+from service.identity import auth
+from service.play import games
+from service.plumbing import database
+from tests.service import fake_game
 from tests.web.support import sign_in_with
 
 
@@ -24,7 +29,7 @@ def web_config(app):
 @pytest.fixture
 def web_sessions(app):
     """Sessions on the app's own engine (what the views and workers use)."""
-    return app.extensions["capua.db"].sessions
+    return database.sessions(app)
 
 
 @pytest.fixture
@@ -39,3 +44,26 @@ def stop_workers(config):
     yield
     inprocess.stop(config)
 
+
+@pytest.fixture
+def running_game(monkeypatch, app, web_sessions, web_config) -> str:
+    """A running two-seat count game: ann created it, bob joined."""
+    monkeypatch.setitem(registry._GAMES, fake_game.NAME, "tests.service.fake_game:RULES")
+    with web_sessions() as s:
+        ann = auth.get_or_create_user(s, "ann@example.org")
+        bob = auth.get_or_create_user(s, "bob@example.org")
+        game = games.create_game(s, web_config, creator=ann, game_type=fake_game.NAME, options={"target": 8},
+                                 seats=2, invites=["bob@example.org"])
+        s.commit()
+        games.join_game(s, web_config, game.id, bob)
+        s.commit()
+        return game.id
+
+
+@pytest.fixture
+def demo_game(app, web_sessions, web_config):
+    """The demo's PAX game: the demo player against three bots."""
+    with web_sessions() as s:
+        _user, game = demo.create_demo_game(s, web_config)
+        s.commit()
+        return game.id

@@ -11,8 +11,9 @@ from typing import Any, Callable, Optional
 
 from werkzeug.datastructures import MultiDict
 
-from service import auth, games
-from service.db import User
+from service.identity import auth
+from service.play import games
+from service.plumbing.db import User
 
 _FORM = re.compile(r"<form\b[^>]*>.*?</form>", re.S)
 
@@ -90,7 +91,7 @@ def hidden_value(form: str, name: str) -> str:
 
 
 class CommandLog:
-    """Records every command the pages hand to :func:`service.games.submit_command`."""
+    """Records every command the pages hand to :func:`service.play.games.submit_command`."""
 
     def __init__(self, monkeypatch) -> None:
         self.commands: list[dict] = []

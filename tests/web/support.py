@@ -3,12 +3,45 @@ the button of a confirm page."""
 
 from __future__ import annotations
 
+from service.plumbing import database
+
 import email
 import email.policy
 import html as htmllib
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Optional
+
+class _Reader(HTMLParser):
+    """Collects the text a person reads on a page: text nodes only, never markup, scripts or styles."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag in {"script", "style", "template"}:
+            self._hidden += 1
+
+    def handle_endtag(self, tag) -> None:
+        if tag in {"script", "style", "template"} and self._hidden:
+            self._hidden -= 1
+
+    def handle_data(self, data) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def read_text(page: bytes | str) -> str:
+    """What a person reads on ``page``: its text with the tags gone and entities decoded,
+    whitespace folded.  Markup escaped into the text (``&lt;strong&gt;``) stays visible
+    here as ``<strong>``, as it does on the screen."""
+    reader = _Reader()
+    reader.feed(page.decode() if isinstance(page, bytes) else page)
+    return " ".join("".join(reader.parts).split())
+
 
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 _MAGIC = re.compile(r"https?://\S+?/auth/magic/[A-Za-z0-9_.\-]+")
@@ -51,14 +84,14 @@ def sign_in_with(app, client, address: str, next: str = "/") -> str:
     """The whole magic-link flow, as a browser does it: the form, the mail delivered to
     the outbox, the link read from the ``.eml`` file, the confirm page, the POST.
     Returns where the sign-in redirected to."""
-    from service import mail
+    from service.plumbing import mail
 
     config = app.extensions["capua.config"]
     before = set(outbox_files(config))
     page = client.get(f"/signin?next={next}")
     answer = client.post("/signin", data={"email": address, "next": next, "csrf_token": csrf_from(page.data)})
     assert answer.status_code == 303, answer.data
-    mail.deliver_pending(app.extensions["capua.db"].sessions, config)
+    mail.deliver_pending(database.sessions(app), config)
     (new,) = set(outbox_files(config)) - before
     link = path_of(magic_link_in(parse_eml(new)), config)
     confirm = client.get(link)
@@ -113,9 +146,9 @@ def answer_or_default(session, config, game_id: str, user, listed: dict, command
     """Submit ``command`` for the listed decision; when the rules refuse it (a bot's random
     pick of a schema decision may be illegal), submit the decision's default instead, as
     the service's bots do."""
-    from service import games
-    from service.db import Game
-    from service.errors import Conflict, InvalidInput
+    from service.play import games
+    from service.plumbing.db import Game
+    from service.plumbing.errors import Conflict, InvalidInput
 
     try:
         games.submit_command(session, config, game_id, user, command_type=command.type, args=dict(command.args),

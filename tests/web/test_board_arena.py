@@ -13,8 +13,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from engine import registry
-from service import auth, games, store
-from service.db import Game, User
+from engine.core.types import Command
+from service.identity import auth
+from service.play import games, store
+from service.plumbing.db import Game, User
 from tests.web.support import csrf_from, press_confirm, sign_in_with
 
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -89,6 +91,9 @@ def drive(web_sessions, web_config, game_id, until: Callable, rng: random.Random
             if until(d):
                 return d
         d = decisions[0]
+        if d.options is None:  # the duel's first question: fight blow by blow
+            submit(web_sessions, web_config, game_id, d, Command(d.seat, "set_fight_plan", {"active": False}))
+            continue
         choice = (pick(d) if pick else None) or rng.choice(d.options)
         submit(web_sessions, web_config, game_id, d, choice)
     raise AssertionError("the fight did not reach the wanted decision")
@@ -194,7 +199,7 @@ def test_a_move_link_confirms_and_moves_the_fighter(duel, players, web_sessions,
     client = players[decision.seat]
     page = client.get(f"/games/{game_id}").data.decode()
     targets = links(page, "hex-target")
-    assert len(targets) == sum(o.type == "move" for o in decision.options)
+    assert len(targets) == sum(o.type == "move" and "attack" not in o.args for o in decision.options)
     url = targets[-1]
     command = command_of(url)
     assert command["type"] == "move"
@@ -356,7 +361,7 @@ def test_the_fight_speaks_german_and_russian(app, duel, web_sessions, web_config
 def test_one_wound_makes_the_last_die_of_every_pool_a_link(app):
     """A hand-made view: fighter I owes one wound, any pool may give it."""
     from engine.spartacus.arena.rules import RULES
-    from service.boards import spartacus_arena
+    from service.web.boards import spartacus_arena
 
     view = RULES.view(RULES.initial_state(2, {}), 0)
     view["phase"], view["wounds_due"] = "wounds", [{"side": 0, "count": 1, "reason": "attack"}]
@@ -377,7 +382,7 @@ def test_one_wound_makes_the_last_die_of_every_pool_a_link(app):
 
 def test_corners_are_drawn_outside_the_board(app):
     from engine.spartacus.arena.rules import RULES
-    from service.boards import spartacus_arena
+    from service.web.boards import spartacus_arena
 
     view = RULES.view(RULES.initial_state(2, {}), None)
     corners = {"top_left": {"title": "Bets", "lines": ["Ann: 2 gold on I"]},
@@ -399,7 +404,7 @@ def test_a_fight_of_the_spartacus_game_is_drawn_the_same_way(app):
     """``board["arena"]["fight"]`` of the Spartacus game has the duel's shape; its
     decisions (ids start with the fight's id) become links on the board."""
     from engine.core.playout import play_out
-    from service.boards import spartacus_arena
+    from service.web.boards import spartacus_arena
 
     rules = registry.get("spartacus")
     reached = {}

@@ -15,9 +15,12 @@ from engine import registry
 from engine.core import bots
 from engine.core.game import step
 from engine.core.playout import resolve_chance_command
-from service import auth, boards, games, i18n, store
-from service.db import Game, User
-from service.terms import pax as pax_terms
+from service.identity import auth
+from service.play import games, store
+from service.plumbing.db import Game, User
+from service.web import boards
+from service.words import telling
+from service.words.terms import pax as pax_terms
 from tests.engine.test_pax_playouts import card_ids_in
 from tests.web.support import csrf_from, press_confirm
 
@@ -223,7 +226,7 @@ def test_clicking_a_legion_leads_to_a_confirm_page_whose_button_buys_it(client, 
     with web_sessions() as s:
         before = s.get(Game, game_id).version
     body = _confirm_and_post(client, game_id, link)
-    assert f"Buy legion {i18n.ROMAN[legion - 1]}" in body
+    assert f"Buy legion {telling.ROMAN[legion - 1]}" in body
     bought = [e for e in _events_of(web_sessions, game_id, before) if e.type == "LegionBought"]
     assert bought and bought[0].data["seat"] == 0 and bought[0].data["legion"] == legion
 

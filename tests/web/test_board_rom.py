@@ -16,10 +16,11 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from engine.rom.carddata import load_card_set
-from service import auth, games, store
-from service.boards import seat_style
-from service.db import Game
-from service.terms import rom as rom_terms
+from service.identity import auth
+from service.play import games, store
+from service.plumbing.db import Game
+from service.words.seat_marks import seat_style
+from service.words.terms import rom as rom_terms
 from tests.web.support import csrf_from, press_confirm, sign_in_with
 
 ANN = "ann@example.org"
@@ -326,7 +327,7 @@ def test_card_names_in_german_and_russian():
     assert rom_terms.card_name("magister_equitum", "de") == "Magister Equitum"
     assert rom_terms.card_name("magister_equitum", "ru") == "Начальник конницы"
     assert rom_terms.card_name("lion_2", "de") == "Löwe" and rom_terms.card_name("lion_1", "ru") == "Лев"
-    assert rom_terms.card_name("latium", "en") is None
+    assert rom_terms.card_name("latium", "en") == "Latium" and rom_terms.card_name("no_such_card", "en") is None
     for group in (CARDS.provinces, CARDS.senate, CARDS.arena):
         for card in group:
             assert rom_terms.card_name(card.id, "de") and rom_terms.card_name(card.id, "ru"), card.id

@@ -8,10 +8,13 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import inspect
 
-from service import auth, inprocess, mail
+from service import inprocess
 from service.cli import cli
-from service.config import settings_table
-from service.db import make_engine
+from service.identity import auth
+from service.plumbing import mail
+from service.plumbing.config import settings_table
+from service.plumbing.db import make_engine
+from service.plumbing import database
 from tests.web.support import csrf_from, outbox_files
 
 SECRET = "cli-test-secret-key"
@@ -157,5 +160,85 @@ def test_demo_prints_a_link_into_a_game_against_bots(run, served, tmp_path):
     page = client.get(game_path).data.decode()
     assert "PAX against three bots" in page and "Your hand" in page
     assert page.count('<span class="badge quiet">bot</span>') == 3
-    app.extensions["capua.db"].engine.dispose()
+    database.dispose(app)
     assert outbox_files(app.extensions["capua.config"]) == []
+
+
+def test_demo_checks_the_port_before_it_creates_anything(run, served, tmp_path):
+    """A taken port is said at once; no game is made and no link printed that cannot open."""
+    import socket
+
+    url = f"sqlite:///{tmp_path / 'taken.sqlite3'}"
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen(1)
+        taken = holder.getsockname()[1]
+        result = run("demo", "--port", str(taken), database_url=url)
+    assert result.exit_code == 1
+    assert f"cannot serve on 127.0.0.1:{taken}" in result.output and "--port" in result.output
+    assert "http://" not in result.output, "no link is printed"
+    assert served == [] and not (tmp_path / "taken.sqlite3").exists(), "nothing was migrated or created"
+
+
+def test_demo_run_again_offers_the_same_running_game_and_names_the_account(run, served, tmp_path):
+    """Each `capua demo` prints a fresh link into the one running demo game, and says
+    plainly whom the link signs in, for how long, and how to come back."""
+    url = f"sqlite:///{tmp_path / 'again.sqlite3'}"
+    first = run("demo", "--port", "5097", database_url=url)
+    second = run("demo", "--port", "5097", database_url=url)
+    assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
+    links = [re.search(r"against three bots: (\S+)", r.stdout).group(1) for r in (first, second)]
+    assert links[0] != links[1], "each run prints a fresh single-use link"
+    assert "still running" in second.stderr
+    text = " ".join(first.stdout.split())
+    assert "signs you in as demo@capua.local once, within 30 minutes" in text
+    assert "sign in as demo@capua.local at http://127.0.0.1:5097/signin" in text
+    app = served[1]["app"]
+    from service.plumbing import database
+    from service.plumbing.db import Game
+
+    try:
+        with app.app_context(), database.sessions(app)() as s:
+            assert s.query(Game).count() == 1, "demo games do not pile up"
+    finally:
+        for call in served:
+            database.dispose(call["app"])
+
+
+def test_token_create_in_another_folder_finds_no_instance_and_creates_none(tmp_path, monkeypatch):
+    """`capua token create` run where no instance is refuses plainly and creates nothing;
+    run where `capua serve` ran, it finds that instance and says which database got the token."""
+    home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
+    home.mkdir()
+    elsewhere.mkdir()
+    for name in ("CAPUA_INSTANCE_DIR", "CAPUA_DATABASE_URL", "CAPUA_SECRET_KEY", "CAPUA_MAIL_OUTBOX_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    env = {"CAPUA_REDIS_URL": "", "CAPUA_BASE_URL": ""}
+
+    monkeypatch.chdir(elsewhere)
+    refused = CliRunner().invoke(cli, ["token", "create", "ann@example.org"], env=env, catch_exceptions=False)
+    assert refused.exit_code == 1
+    text = " ".join(refused.output.split())
+    assert f"no Capua instance here: there is no database at {elsewhere / 'instance' / 'capua.sqlite3'}" in text
+    assert "CAPUA_INSTANCE_DIR" in text and "capua_" not in refused.stdout
+    assert list(elsewhere.iterdir()) == [], "no empty instance was created"
+
+    monkeypatch.chdir(home)
+    assert CliRunner().invoke(cli, ["db", "upgrade"], env=env).exit_code == 0  # what `capua serve` does first
+    made = CliRunner().invoke(cli, ["token", "create", "ann@example.org"], env=env, catch_exceptions=False)
+    assert made.exit_code == 0, made.output
+    assert f"in the database sqlite:///{home / 'instance' / 'capua.sqlite3'}" in made.stderr
+    assert re.fullmatch(r"capua_[A-Za-z0-9_-]+", made.stdout.strip())
+
+
+def test_config_says_what_an_unset_secret_means(run, tmp_path):
+    result = run("config", database_url="sqlite://", CAPUA_SECRET_KEY="", CAPUA_SMTP_USERNAME="")
+    assert result.exit_code == 0
+    instance = tmp_path / "instance"
+    assert re.search(rf"CAPUA_SECRET_KEY\s+\*\*\* \(not set: generated once and kept in {re.escape(str(instance))}"
+                     r"/secret_key\)\s+\[env\]", result.output)
+    assert re.search(r"CAPUA_INBOUND_MAIL_SECRET\s+\(not set: POST /api/v1/inbound/mail is off\)", result.output)
+    assert re.search(r"CAPUA_SMTP_PASSWORD\s+\(not set: SMTP without logging in\)", result.output)
+    assert "generated, kept in the instance folder" not in result.output
+    with_login = run("config", database_url="sqlite://", CAPUA_SMTP_USERNAME="capua")
+    assert re.search(r"CAPUA_SMTP_PASSWORD\s+\(not set: SMTP without a password\)", with_login.output)

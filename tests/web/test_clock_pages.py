@@ -9,26 +9,9 @@ import datetime as dt
 import pytest
 from sqlalchemy import select
 
-from engine import registry
-from service import auth, deadlines, games
-from service.db import OpenDecision, Seat, utcnow
-from tests.service import fake_game
+from service.play import deadlines
+from service.plumbing.db import OpenDecision, Seat, utcnow
 from tests.web.support import csrf_from, sign_in_with
-
-
-@pytest.fixture
-def running_game(monkeypatch, app, web_sessions, web_config) -> str:
-    """A running two-seat count game: ann created it, bob joined."""
-    monkeypatch.setitem(registry._GAMES, fake_game.NAME, "tests.service.fake_game:RULES")
-    with web_sessions() as s:
-        ann = auth.get_or_create_user(s, "ann@example.org")
-        bob = auth.get_or_create_user(s, "bob@example.org")
-        game = games.create_game(s, web_config, creator=ann, game_type=fake_game.NAME, options={"target": 8},
-                                 seats=2, invites=["bob@example.org"])
-        s.commit()
-        games.join_game(s, web_config, game.id, bob)
-        s.commit()
-        return game.id
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
-"""Every page form POST needs the session's CSRF token; the API is exempt (bearer tokens)."""
+"""Every page form POST needs the session's CSRF token; the API takes bearer tokens (its cookie calls: test_api_csrf)."""
 
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import func, select
 
-from service.db import MailMessage
+from service.plumbing.db import MailMessage
 from tests.web.support import csrf_from, signed_in_email
 
 

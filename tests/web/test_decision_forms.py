@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from service import pages
-from service.errors import InvalidInput
+from service.plumbing.errors import InvalidInput
+from service.web import pages
 
 SCHEMA = {
     "type": "object",

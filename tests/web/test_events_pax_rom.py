@@ -14,9 +14,8 @@ from engine.core.playout import play_out
 from engine.core.types import Event
 from engine.pax.events import EVENT_VERSIONS as PAX_EVENT_TYPES
 from engine.rom.events import EVENT_TYPES as ROM_EVENT_TYPES
-from service import i18n
-from service.terms import pax as pax_terms
-from service.terms import rom as rom_terms
+from service.words import telling
+from service.words.terms import pax as pax_terms, rom as rom_terms
 
 SEAT_NAMES = {0: "Ann", 1: "Bob"}
 TERMS = {"pax": pax_terms, "rom": rom_terms}
@@ -51,7 +50,7 @@ def _check(game: str, event: dict, viewer) -> None:
         if language != "en":
             assert text != english, f"{game} {event['type']} is English in {language}: {text}"
         # the page's own entry point uses the hook too
-        assert i18n.describe_event(language, event, SEAT_NAMES, "UTC", game) == text
+        assert telling.describe_event(language, event, SEAT_NAMES, "UTC", game) == text
 
 
 @pytest.mark.parametrize("game, seats, all_types", [("pax", 4, PAX_EVENT_TYPES), ("rom", 3, ROM_EVENT_TYPES)])

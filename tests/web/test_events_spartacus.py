@@ -13,8 +13,8 @@ import pytest
 
 from engine import registry
 from engine.core.playout import play_out
-from service import i18n, terms
-from service.terms import spartacus as spartacus_terms
+from service.words import i18n, telling, terms
+from service.words.terms import spartacus as spartacus_terms
 
 LANGUAGES = ("en", "de", "ru")
 NAMES = {0: "Ann", 1: "Bob", 2: "Cai"}
@@ -55,7 +55,7 @@ def _hands(state) -> dict[int, tuple]:
 def _sentence_words() -> str:
     """All the sentences' own words: a card named like a rules term ("Guard", "Wache") is
     no secret when the sentence itself says it."""
-    from service.terms import spartacus_arena
+    from service.words.terms import spartacus_arena
 
     sentences = [s for table in (spartacus_terms.EVENTS, spartacus_arena.EVENTS) for row in table.values()
                  for s in row]
@@ -87,7 +87,7 @@ def _check(game: str, seats: int, options: dict, seed: int) -> set[str]:
             for lang in LANGUAGES:
                 ours = terms.describe_event(game, shown, lang, NAMES)
                 assert ours, (shown, lang)
-                text = i18n.describe_event(lang, shown, NAMES, "UTC", game)
+                text = telling.describe_event(lang, shown, NAMES, "UTC", game)
                 assert text == ours
                 assert "%(" not in text and not CAMEL.search(text), (shown, lang, text)
                 bare = text
@@ -117,7 +117,7 @@ def test_every_event_of_an_arena_duel_is_told_in_every_language():
 
 
 def test_every_sentence_has_its_translations():
-    from service.terms import spartacus_arena
+    from service.words.terms import spartacus_arena
 
     sentences = [s for table in (spartacus_terms.EVENTS, spartacus_arena.EVENTS) for row in table.values()
                  for s in row]
@@ -130,7 +130,7 @@ def test_every_sentence_has_its_translations():
 
 
 def test_an_event_type_the_engine_emits_has_a_sentence():
-    from service.terms import spartacus_arena
+    from service.words.terms import spartacus_arena
 
     root = Path(__file__).resolve().parents[2] / "engine" / "spartacus"
     emitted = set()

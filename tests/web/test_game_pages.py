@@ -9,8 +9,10 @@ import re
 import pytest
 
 from engine import registry
-from service import auth, demo, games, store
-from service.db import Game, User
+from service import demo
+from service.identity import auth
+from service.play import games, store
+from service.plumbing.db import Game, User
 from tests.service import fake_game
 from tests.web.support import csrf_from, sign_in_with
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 import threading
 
-from service import inprocess, mail
+from service import inprocess
+from service.plumbing import mail
 from tests.web.support import outbox_files
 
 

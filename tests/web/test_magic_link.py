@@ -9,10 +9,11 @@ import time
 import pytest
 from sqlalchemy import func, select
 
-from service import auth, mail
-from service.db import MailMessage, UsedLink, User
-from service.errors import Forbidden, InvalidInput
-from tests.web.support import csrf_from, magic_link_in, outbox_files, parse_eml, path_of, signed_in_email
+from service.identity import auth
+from service.plumbing import mail
+from service.plumbing.db import MailMessage, UsedLink, User
+from service.plumbing.errors import Forbidden, InvalidInput
+from tests.web.support import csrf_from, magic_link_in, outbox_files, parse_eml, path_of, read_text, signed_in_email
 
 
 def request_link(client, address: str, next: str = "/") -> None:
@@ -26,6 +27,8 @@ def test_sign_in_end_to_end(client, web_config, web_sessions):
     request_link(client, "  Ann@Example.ORG ", next="/games")
     sent_page = client.get("/signin/sent").data.decode()
     assert "ann@example.org" in sent_page and "/dev/outbox" in sent_page
+    assert "If ann@example.org can receive mail, a sign-in link is on its way." in read_text(sent_page)
+    assert "<strong>ann@example.org</strong>" in sent_page, "the address is set off in bold, not shown as markup"
 
     assert mail.deliver_pending(web_sessions, web_config) == 1
     (eml,) = outbox_files(web_config)
@@ -36,7 +39,8 @@ def test_sign_in_end_to_end(client, web_config, web_sessions):
 
     confirm = client.get(path_of(link, web_config))
     assert confirm.status_code == 200
-    assert "ann@example.org" in confirm.data.decode()
+    assert "Sign in as ann@example.org?" in read_text(confirm.data)
+    assert "<strong>ann@example.org</strong>" in confirm.data.decode()
     assert signed_in_email(client) is None, "a GET of the link must not sign in (mail scanners prefetch)"
     with web_sessions() as s:
         assert s.scalar(select(func.count(UsedLink.jti))) == 0, "a GET must not use the link up"
@@ -61,6 +65,29 @@ def test_a_link_works_once(client, web_config, web_sessions):
     refused = other.post(link, data={"csrf_token": csrf_from(again.data)})
     assert refused.status_code == 403 and "already been used" in refused.data.decode()
     assert signed_in_email(other) is None
+
+
+def test_a_reused_link_leads_its_signed_in_owner_on(client, web_config, web_sessions):
+    """Opening the same link again in the browser that used it is no failure: its owner,
+    signed in, goes where it leads; signed in as someone else, the page says who they are
+    instead of "this link does not work"."""
+    request_link(client, "ann@example.org", next="/games")
+    mail.deliver_pending(web_sessions, web_config)
+    link = path_of(magic_link_in(parse_eml(outbox_files(web_config)[0])), web_config)
+    assert client.post(link, data={"csrf_token": csrf_from(client.get(link).data)}).status_code == 303
+
+    again = client.get(link)
+    assert again.status_code == 303 and again.headers["Location"] == "/games"
+
+    bob = client.application.test_client()
+    request_link(bob, "bob@example.org")
+    mail.deliver_pending(web_sessions, web_config)
+    bobs = next(path_of(magic_link_in(parse_eml(f)), web_config) for f in outbox_files(web_config)
+                if parse_eml(f)["To"] == "bob@example.org")
+    assert bob.post(bobs, data={"csrf_token": csrf_from(bob.get(bobs).data)}).status_code == 303
+    told = read_text(bob.get(link).data)
+    assert "You are signed in as bob@example.org: this sign-in link is no longer needed." in told
+    assert "does not work" not in told
 
 
 def test_tampered_and_expired_links_are_refused(client, config, session, monkeypatch):

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import threading
 
 import pytest
 from sqlalchemy import select
 
-from service import mail
-from service.db import MailMessage
+from service.plumbing import mail
+from service.plumbing.db import MailMessage
+from service.plumbing import database
 from tests.web.support import outbox_files, parse_eml
 
 
@@ -177,4 +179,39 @@ def test_dev_pages_can_be_turned_off(config_overrides, clean_database):
         assert app.test_client().get("/dev/outbox").status_code == 404
         assert b"/dev/outbox" not in app.test_client().get("/").data
     finally:
-        app.extensions["capua.db"].engine.dispose()
+        database.dispose(app)
+
+
+class WorkerKilled(BaseException):
+    """What the process sees of a ``kill -9``: nothing after this point runs."""
+
+
+@pytest.mark.parametrize("killed_at", [1, 5, 12])
+def test_a_worker_killed_mid_burst_leaves_at_most_one_accepted_message_unrecorded(session_factory, config,
+                                                                                   monkeypatch, killed_at):
+    """Every message the server accepted before the kill is recorded ``sent`` at once; after
+    the lease only the one in flight (accepted or not) goes out again, so the server sees
+    each message once, except possibly that one, which carries its first Message-ID."""
+    ids = [queue(session_factory, subject=f"Mail {n}") for n in range(25)]
+    accepted: list[str] = []
+
+    def send_then_die(self, message, key):
+        accepted.append(message["Message-ID"])
+        if len(accepted) == killed_at:
+            raise WorkerKilled()
+
+    monkeypatch.setattr(mail.OutboxBackend, "send", send_then_die)
+    with pytest.raises(WorkerKilled):
+        mail.deliver_many(session_factory, config, ids)
+    with session_factory() as s:
+        statuses = [s.get(MailMessage, i).status for i in ids]
+    assert statuses[:killed_at - 1] == ["sent"] * (killed_at - 1), "accepted messages are recorded one by one"
+    assert statuses[killed_at - 1:] == ["sending"] * (len(ids) - killed_at + 1)
+
+    after_the_lease = mail.utcnow() + mail.claim_timeout(config) + dt.timedelta(seconds=1)
+    assert mail.reset_stuck(session_factory, config, now=after_the_lease) == ids[killed_at - 1:]
+    monkeypatch.setattr(mail.OutboxBackend, "send", lambda self, message, key: accepted.append(message["Message-ID"]))
+    assert mail.deliver_many(session_factory, config, ids) == (len(ids) - killed_at + 1, [])
+    assert len(set(accepted)) == len(ids), "every message arrived"
+    assert len(accepted) == len(ids) + 1, "only the message in flight at the kill went out twice"
+    assert accepted.count(accepted[killed_at - 1]) == 2

@@ -11,8 +11,11 @@ from types import SimpleNamespace
 import pytest
 
 from engine import registry
-from service import auth, demo, games, i18n, terms
-from service.db import Game
+from service import demo
+from service.identity import auth
+from service.play import games
+from service.plumbing.db import Game
+from service.words import telling, terms
 from tests.service import fake_game
 from tests.web.pages_play import CommandLog, decision_form, hidden_value, option_buttons, user
 from tests.web.support import csrf_from, sign_in_with
@@ -117,6 +120,6 @@ def test_a_stale_page_shows_what_changed_since_it_was_drawn(app, web_sessions, w
     assert since, "the game moved on"
     changes = text[text.index("What changed since"):text.index("</section>", text.index("What changed since"))]
     for event in since:
-        assert html.escape(i18n.describe_event("en", event, names, "UTC", game_type)) in changes
+        assert html.escape(telling.describe_event("en", event, names, "UTC", game_type)) in changes
     assert changes.count("<li>") == len(since)
     assert "The table" in text, "with the game as it is now"

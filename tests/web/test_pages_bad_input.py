@@ -12,19 +12,11 @@ import pytest
 from sqlalchemy import func, select
 
 from service import demo
-from service.db import ApiToken, Game, User
+from service.plumbing.db import ApiToken, Game, User
 from tests.web.support import csrf_from, sign_in_with
 
 JUNK = ["", "x", "-1", "99999999999999999999", "[]", "{}", "null", '{"type": 1}', '{"type": "pass", "args": []}',
         "%00", "<script>alert(1)</script>", "ü" * 300]
-
-
-@pytest.fixture
-def demo_game(app, web_sessions, web_config):
-    with web_sessions() as s:
-        _user, game = demo.create_demo_game(s, web_config)
-        s.commit()
-        return game.id
 
 
 def _fingerprint(web_sessions, game_id):

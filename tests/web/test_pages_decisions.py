@@ -12,8 +12,19 @@ import random
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from service import auth, games, i18n, schema_forms, terms
-from tests.web.pages_play import CommandLog, bot_game, decision_form, drive_until, hidden_value, option_buttons, user
+from service.identity import auth
+from service.play import games
+from service.web import schema_forms
+from service.words import telling, terms
+from tests.web.pages_play import (
+    CommandLog,
+    bot_game,
+    decision_form,
+    drive_until,
+    hidden_value,
+    option_buttons,
+    user,
+)
 from tests.web.support import csrf_from, press_confirm, sign_in_with, through_confirm
 
 
@@ -43,7 +54,10 @@ def _post_form(client, game_id, page, decision, fields):
 def test_options_are_buttons_that_post_their_command(ann, app, web_sessions, web_config, monkeypatch,
                                                      confirm_every_option):
     game_id = bot_game(web_sessions, web_config, "spartacus_arena", 2)
-    order = drive_until(web_sessions, web_config, game_id, lambda d: d.get("options") and d["mode"] != "free")
+    # the duel's first question: ann fights blow by blow, so the fight's decisions are hers to answer
+    order = drive_until(web_sessions, web_config, game_id, lambda d: d.get("options") and d["mode"] != "free",
+                        choose=lambda d: {"type": "set_fight_plan", "args": {"active": False}}
+                        if d["prompt_key"] == "spartacus_arena.prepare" else d["default"])
     if confirm_every_option:  # both ways a button may answer: at once, or through its confirm page
         arena_terms = terms.module("spartacus_arena")
         monkeypatch.setattr(arena_terms, "CONFIRM", {o["type"] for o in order["options"]})
@@ -53,7 +67,7 @@ def test_options_are_buttons_that_post_their_command(ann, app, web_sessions, web
                for o in order["options"]]
     assert all(buttons), "every option of the decision is a button"
     assert [b["label"] for b in buttons] == [
-        i18n.command_label("en", o, {}, "spartacus_arena")
+        telling.command_label("en", o, {}, "spartacus_arena")
         + (" (asks to confirm)" if terms.needs_confirmation("spartacus_arena", o["type"]) else "")
         for o in order["options"]]
     log = CommandLog(monkeypatch)
@@ -261,7 +275,7 @@ def test_a_trade_offer_posts_partner_cards_and_gold(app, ann, web_sessions, web_
 
 
 def test_a_decisions_context_shows_what_has_words_and_leaves_machine_tables_to_the_board(app):
-    from service import pages
+    from service.web import pages
 
     context = {"dice": [2, 6], "placements": [{"track": "senate", "value": 6, "joins": False}],
                "suggested": {"type": "place_die", "args": {"value": 6, "track": "senate"}},

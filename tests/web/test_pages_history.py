@@ -9,8 +9,11 @@ import re
 
 import pytest
 
-from service import auth, boards, demo, games, i18n, store
-from service.db import Game
+from service import demo
+from service.identity import auth
+from service.play import games, store
+from service.plumbing.db import Game
+from service.words import seat_marks, telling
 from tests.web.pages_play import option_buttons, user
 from tests.web.support import csrf_from, sign_in_with, through_confirm
 
@@ -60,9 +63,9 @@ def test_the_history_lists_what_the_viewer_may_see_and_nothing_else(played, web_
     names = {seat["seat"]: f"{seat['name']} (seat {seat['seat'] + 1})" for seat in view["seats"]}
     assert page.count('<li id="event-') == len(events)
     for event in events:
-        assert html.escape(i18n.describe_event("en", event, names, "Asia/Tokyo", view["game_type"])) in page
+        assert html.escape(telling.describe_event("en", event, names, "Asia/Tokyo", view["game_type"])) in page
     assert "Times in Asia/Tokyo" in page
-    mark = boards.seat_style(1)
+    mark = seat_marks.seat_style(1)
     assert re.search(rf'background: {mark["fill"]}; color: {mark["ink"]}" title="{re.escape(names[1])}">'
                      rf'{mark["mark"]}<', page), "the acting seat's mark"
 

@@ -7,7 +7,10 @@ import html
 
 import pytest
 
-from service import auth, demo, games, i18n
+from service import demo
+from service.identity import auth
+from service.play import games
+from service.words import i18n, telling
 from tests.web.pages_play import user
 from tests.web.support import sign_in_with
 
@@ -49,7 +52,7 @@ def test_the_game_pages_speak_the_players_language(app, web_sessions, web_config
             assert english not in text, (name, english)
     game_page = pages["game"].get_data(as_text=True)
     for decision in decisions:
-        prompt = i18n.decision_prompt(language, decision, "pax")
+        prompt = telling.decision_prompt(language, decision, "pax")
         assert prompt != decision["prompt"] and html.escape(prompt) in game_page, "the prompt is translated"
         if decision.get("deadline_at"):
             assert html.escape(i18n.format_moment(decision["deadline_at"], language, "Europe/Moscow")) in game_page

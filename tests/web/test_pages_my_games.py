@@ -11,8 +11,9 @@ import pytest
 from sqlalchemy import select
 
 from engine import registry
-from service import games, i18n
-from service.db import OpenDecision, Seat, utcnow
+from service.play import games
+from service.plumbing.db import OpenDecision, Seat, utcnow
+from service.words import i18n
 from tests.service import fake_game
 from tests.web.pages_play import user
 from tests.web.support import csrf_from, sign_in_with

@@ -7,7 +7,8 @@ import pytest
 from sqlalchemy import func, select
 
 from engine import registry
-from service.db import Game, GameClock, Seat
+from service.plumbing.db import Game, GameClock, Seat
+from service.plumbing import database
 from tests.web.pages_play import form_values
 from tests.web.support import csrf_from, sign_in_with
 
@@ -96,7 +97,7 @@ def test_invalid_input_shows_the_form_again_and_creates_nothing(ann, web_session
     page = ann.get("/games/new?game=spartacus").get_data(as_text=True)
     form = form_values(page, "/games/new")
     _set(form, {"csrf_token": csrf_from(page), "seats": "3", "title": "Kept title",
-                "seat.1.email": "bob@example.org", "seat.2.role": "bot"})
+                "seat.1.role": "invite", "seat.1.email": "bob@example.org", "seat.2.role": "bot"})
     _set(form, change)
     before = _count_games(web_sessions)
     answer = ann.post("/games/new", data=form)
@@ -139,4 +140,20 @@ def test_the_clock_starts_at_the_sites_default(config_overrides, clean_database,
     page = client.get("/games/new?game=pax").get_data(as_text=True)
     assert form_values(page, "/games/new")["clock.hours"] == str(hours)
     assert f'<option value="{hours}" selected>{hours} hours</option>' in page
-    site.extensions["capua.db"].engine.dispose()
+    database.dispose(site)
+
+
+@pytest.mark.parametrize("game_type", registry.names())
+def test_the_form_as_first_shown_starts_a_game_against_bots(ann, web_sessions, game_type):
+    """A newcomer who presses the button without changing anything gets a running game:
+    the fewest players the default options allow, the other seats bots."""
+    page = ann.get(f"/games/new?game={game_type}").get_data(as_text=True)
+    form = form_values(page, "/games/new")
+    seats = int(form["seats"])
+    assert seats in registry.get(game_type).seat_counts({}), "a count the default options allow"
+    assert [form[f"seat.{n}.role"] for n in range(seats)] == ["me"] + ["bot"] * (seats - 1)
+    answer = ann.post("/games/new", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+    with web_sessions() as s:
+        game = s.scalars(select(Game).order_by(Game.created_at.desc())).first()
+        assert (game.game_type, game.status) == (game_type, "running")

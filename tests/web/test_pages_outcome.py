@@ -17,8 +17,10 @@ import re
 import pytest
 
 from engine.core import bots as kernel_bots
-from service import auth, games, i18n, store, terms
-from service.db import Game, User
+from service.identity import auth
+from service.play import games, store
+from service.plumbing.db import Game, User
+from service.words import i18n, terms
 from tests.web.support import answer_or_default, decision_of, sign_in_with
 
 ANN, EVE = "ann@example.org", "eve@example.org"
@@ -132,7 +134,7 @@ def test_the_panel_tells_the_end_to_a_player_and_a_spectator(app, web_sessions, 
 
 
 def test_the_generic_panel_names_players_for_a_game_without_a_hook(app):
-    from service import pages
+    from service.web import pages
 
     with app.test_request_context():
         drawn = pages._outcome({"winners": [1], "ranking": [1, 0], "scores": {"0": 3, "1": 5}, "detail": {"x": 1}},

@@ -10,9 +10,10 @@ import pytest
 from markupsafe import escape
 from sqlalchemy import select
 
-from service import catalogue
-from service.db import ApiToken, User
-from service.site_pages import GAMES, LANGUAGE_COOKIE, RULE_SECTIONS
+from service.plumbing.db import ApiToken, User
+from service.web.site_pages import GAMES, LANGUAGE_COOKIE, RULE_SECTIONS
+from service.words import catalogue
+from service.plumbing import database
 from tests.web.support import csrf_from
 
 LANGUAGES = ("en", "de", "ru")
@@ -39,7 +40,7 @@ def signed_in(app, site):
 
     def sign(address: str) -> int:
         sign_in_with(app, site, address)
-        with app.extensions["capua.db"].sessions() as s:
+        with database.sessions(app)() as s:
             return s.scalar(select(User.id).where(User.email == address))
     return sign
 
@@ -53,7 +54,7 @@ def _speak(client, language: str) -> None:
 
 
 def _user(app, user_id: int) -> User:
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         user = s.get(User, user_id)
         s.expunge(user)
         return user
@@ -233,7 +234,7 @@ def test_tokens_are_made_once_listed_and_revoked(app, site, signed_in):
     made = site.post("/settings/tokens", data={"name": "my bot", "csrf_token": csrf_from(page.data)})
     assert made.status_code == 201 and made.headers["Cache-Control"] == "no-store"
     raw = re.search(r'<code class="secret" id="new-token">(capua_[A-Za-z0-9_-]+)</code>', _text(made)).group(1)
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         (row,) = s.scalars(select(ApiToken).where(ApiToken.user_id == uid))
         assert row.token_hash == hashlib.sha256(raw.encode()).hexdigest() and row.name == "my bot"
         token_id, prefix = row.id, row.prefix
@@ -245,7 +246,7 @@ def test_tokens_are_made_once_listed_and_revoked(app, site, signed_in):
 
     revoked = site.post(f"/settings/tokens/{token_id}/revoke", data={"csrf_token": csrf_from(listing)})
     assert revoked.status_code == 303
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         assert s.get(ApiToken, token_id).revoked_at is not None
     assert app.test_client().get("/api/v1/me", headers={"Authorization": f"Bearer {raw}"}).status_code == 401
     assert "revoked" in _text(site.get("/settings/tokens"))
@@ -255,14 +256,14 @@ def test_token_forms_need_the_form_token(app, site, signed_in):
     uid = signed_in("ann@example.org")
     refused = site.post("/settings/tokens", data={"name": "forged"})
     assert refused.status_code == 403
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         assert s.scalars(select(ApiToken).where(ApiToken.user_id == uid)).all() == []
 
 
 def test_a_token_of_another_player_cannot_be_revoked(app, site, signed_in):
-    from service import auth
+    from service.identity import auth
 
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         bob = auth.get_or_create_user(s, "bob@example.org")
         row, _raw = auth.create_api_token(s, bob, "bob's")
         s.commit()
@@ -271,7 +272,7 @@ def test_a_token_of_another_player_cannot_be_revoked(app, site, signed_in):
     page = site.get("/settings/tokens")
     refused = site.post(f"/settings/tokens/{bobs}/revoke", data={"csrf_token": csrf_from(page.data)})
     assert refused.status_code == 404
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         assert s.get(ApiToken, bobs).revoked_at is None
 
 
@@ -281,7 +282,7 @@ def test_a_too_long_token_name_is_refused(app, site, signed_in):
     refused = site.post("/settings/tokens", data={"name": "x" * 81, "csrf_token": csrf_from(page.data)})
     assert refused.status_code == 422 and "capua_" not in _text(refused).split("<main", 1)[1].split("</main>")[0] \
         .replace('value="', "")
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         assert s.scalars(select(ApiToken).where(ApiToken.user_id == uid)).all() == []
 
 
@@ -408,11 +409,12 @@ def _english_sentences() -> set[str]:
 def test_no_english_sentence_of_the_site_is_left_on_german_or_russian_pages(app, site, signed_in, language):
     from html import unescape
 
-    from service import standing_orders, webhooks
-    from service.automation_pages import EXAMPLE_ORDER
+    from service.play import standing_orders
+    from service.notify import webhooks
+    from service.web.automation_pages import EXAMPLE_ORDER
 
     uid = signed_in("ann@example.org")
-    with app.extensions["capua.db"].sessions() as s:
+    with database.sessions(app)() as s:
         ann = s.get(User, uid)
         hook = webhooks.create_endpoint(s, app.extensions["capua.config"], ann, url="https://hooks.example.org/capua")
         standing_orders.create_order(s, ann, rule=EXAMPLE_ORDER, name="", game_type="spartacus")

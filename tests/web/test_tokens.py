@@ -9,9 +9,9 @@ import pytest
 from flask import g
 from sqlalchemy import select
 
-from service import auth
-from service.db import ApiToken, User
-from service.errors import NotFound, Unauthorized
+from service.identity import auth
+from service.plumbing.db import ApiToken, User
+from service.plumbing.errors import NotFound, Unauthorized
 
 
 def test_a_token_is_shown_once_and_stored_hashed(session, make_user):
@@ -106,7 +106,7 @@ def test_an_authorization_header_overrides_the_cookie(app, client, sign_in):
 def test_current_user_is_looked_up_once_per_request(app, ann_token, monkeypatch):
     calls = []
     original = auth.user_for_token
-    monkeypatch.setattr(auth, "user_for_token", lambda s, raw: calls.append(raw) or original(s, raw))
+    monkeypatch.setattr(auth, "user_for_token", lambda s, raw, **kw: calls.append(raw) or original(s, raw, **kw))
     with app.test_request_context("/", headers={"Authorization": f"Bearer {ann_token[2]}"}):
         assert auth.current_user() is auth.current_user()
         assert g.capua_user.email == "ann@example.org"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service import mail
+from service.plumbing import mail
 from tests.web.support import outbox_files
 from worker import tasks
 from worker.celery_app import app as celery_app

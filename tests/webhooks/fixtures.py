@@ -4,6 +4,8 @@ with a fast retry schedule and turn replies by mail on, and the worker helpers."
 
 from __future__ import annotations
 
+from service.plumbing import database
+
 import pytest
 
 from engine import registry
@@ -36,7 +38,7 @@ def receiver():
 
 @pytest.fixture
 def sessions(app):
-    return app.extensions["capua.db"].sessions
+    return database.sessions(app)
 
 
 @pytest.fixture

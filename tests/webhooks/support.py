@@ -7,7 +7,7 @@ from typing import Any
 
 from standardwebhooks.webhooks import Webhook
 
-from service import webhook_delivery
+from service.notify import webhook_delivery
 
 
 def count_game(ann: Any, bob: Any, target: int = 30) -> str:

@@ -12,8 +12,9 @@ import pytest
 from sqlalchemy import select
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from service import netguard, webhook_delivery
-from service.db import MailMessage, WebhookDelivery, WebhookEndpoint, utcnow
+from service.notify import webhook_delivery
+from service.plumbing import netguard
+from service.plumbing.db import MailMessage, WebhookDelivery, WebhookEndpoint, utcnow
 from tests.api.support import assert_error
 from tests.webhooks.support import add, count_game, deliver_all, payloads, subscribe, verified
 
@@ -52,8 +53,8 @@ def test_players_receive_signed_messages_of_what_they_may_see(ann, bob, receiver
 
     # The hidden information of the count game: each seat's secret, and an amount before the reveal.
     with sessions() as s:
-        from service import store
-        from service.db import Game
+        from service.play import store
+        from service.plumbing.db import Game
         secrets_ = store.load_state(s, s.get(Game, game_id)).secrets
     ann_text = " ".join(r.body.decode() for r in receiver.requests if r.path == "/ann")
     bob_text = " ".join(r.body.decode() for r in receiver.requests if r.path == "/bob")
@@ -245,12 +246,12 @@ def test_the_workers_send_what_the_api_committed(app, ann, bob, receiver, sessio
     ("ru", "Capua: один из ваших вебхуков отключён", "Причина: Ваш сервер ответил 410 Gone")])
 def test_the_disabled_webhook_mail_is_in_the_owners_language(ann, receiver, sessions, app_config, lang, subject,
                                                              words):
-    from service import notifications
-    from service.db import User
+    from service.identity import settings
+    from service.plumbing.db import User
 
     hook = subscribe(ann, receiver.url(), event_types=["game.started"])
     with sessions() as s:
-        notifications.update_preferences(s, s.get(User, ann.user_id), {"language": lang})
+        settings.update_preferences(s, s.get(User, ann.user_id), {"language": lang})
         s.commit()
     with sessions() as s:
         endpoint = s.get(WebhookEndpoint, hook["id"])

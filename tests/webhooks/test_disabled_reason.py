@@ -10,9 +10,10 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import select
 
-from service import notifications, webhook_delivery, webhooks
-from service.db import MailMessage, User, WebhookDelivery, WebhookEndpoint, make_engine
-from service.schema_upgrade import upgrade
+from service.identity import settings
+from service.notify import webhook_delivery, webhooks
+from service.plumbing.db import MailMessage, User, WebhookDelivery, WebhookEndpoint, make_engine
+from service.plumbing.schema_upgrade import upgrade
 from tests.service.test_migrations import empty_database_url, migration_database_url  # noqa: F401 (fixtures)
 from tests.webhooks.support import count_game, subscribe
 
@@ -23,7 +24,7 @@ GONE = {"en": "Your server answered 410 Gone, which asks for no more messages.",
 
 def _speaks(sessions, client, language: str) -> None:
     with sessions() as s:
-        notifications.update_preferences(s, s.get(User, client.user_id), {"language": language})
+        settings.update_preferences(s, s.get(User, client.user_id), {"language": language})
         s.commit()
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from service.db import WebhookDelivery
+from service.plumbing.db import WebhookDelivery
 from tests.api.players import create_game, play_to_end
 from tests.api.test_leaks import LeakScanner, Secrets
 from tests.webhooks.support import deliver_all, subscribe, verified

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service import netguard
+from service.plumbing import netguard
 
 
 @pytest.mark.parametrize("url", [

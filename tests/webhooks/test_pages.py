@@ -3,12 +3,13 @@ functions as the API, shown to their owner only."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
 import pytest
 
-from service import mail
+from service.plumbing import mail
 from tests.web.support import csrf_from
 
 
@@ -78,3 +79,26 @@ def test_standing_orders_page_shows_problems_and_keeps_orders_private(client, si
     assert bob.get(f"standing-orders/{order_id}").status_code == 404
     assert client.post(f"/settings/standing-orders/{order_id}/delete", data={"csrf_token": token}).status_code == 303
     assert "Bid nothing" not in client.get("/settings/standing-orders").get_data(as_text=True)
+
+
+def test_the_recommended_order_is_one_click_and_an_order_reading_the_hand_says_so(client, signed_in, make_client):
+    signed_in("ann@example.org")
+    page = client.get("/settings/standing-orders")
+    text = page.get_data(as_text=True)
+    assert "Pass on windows that are not about me" in text
+    form = re.search(r'<form class="inline" method="post" action="/settings/standing-orders">(.*?)</form>', text, re.S)
+    fields = {k: html.unescape(v) for k, v in re.findall(r'name="([a-z_]+)" value="([^"]*)"', form.group(1))}
+    assert fields["game_type"] == "spartacus"
+    one_click = client.post("/settings/standing-orders", data=fields)
+    assert one_click.status_code == 303
+    (order,) = make_client("ann").get("standing-orders").get_json()["standing_orders"]
+    assert order["name"] == "Pass on windows that are not about me" and order["game_type"] == "spartacus"
+    assert order["unless"] == [{"path": "prompt_args.target", "eq": "$me"}] and order["reads_hand"] is False
+    assert "reads your hand" not in client.get("/settings/standing-orders").get_data(as_text=True)
+
+    guard = {"match": {"mode": "interrupt"}, "answer": [{"type": "use_guard"}, {"type": "pass_reaction"}],
+             "reads_hand": True}
+    client.post("/settings/standing-orders", data={"name": "Guard", "rule": json.dumps(guard),
+                                                    "csrf_token": fields["csrf_token"]})
+    assert "This order reads your hand: how fast it answers may hint at what you hold." in \
+        client.get("/settings/standing-orders").get_data(as_text=True)

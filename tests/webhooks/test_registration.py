@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from service.db import WebhookEndpoint
+import pytest
+
+from service.plumbing import netguard
+from service.plumbing.db import WebhookEndpoint
 from tests.api.support import assert_error
 from tests.webhooks.support import count_game, subscribe
 
@@ -62,3 +65,48 @@ def test_updating_disabling_and_deleting(ann, receiver, count_rows):
     assert_error(ann.request("PATCH", f"webhooks/{hook['id']}", json={"enabled": "yes"}), 422)
     assert ann.delete(f"webhooks/{hook['id']}").status_code == 204
     assert count_rows(WebhookEndpoint) == 0
+
+
+def _refusing_private(app, monkeypatch):
+    config = app.extensions["capua.config"]
+    monkeypatch.setitem(app.extensions, "capua.config", dataclasses.replace(config, webhooks_allow_private=False))
+
+
+@pytest.mark.parametrize("url", ["http://127.1/hook", "http://2130706433/hook", "http://0x7f000001/hook",
+                                 "http://0177.0.0.1/hook", "https://127.0.0.1.:8443/x"])
+def test_addresses_the_resolver_reads_as_loopback_are_refused_at_registration(app, ann, count_rows, monkeypatch,
+                                                                              url):
+    _refusing_private(app, monkeypatch)
+    error = assert_error(ann.post("webhooks", json={"url": url}, idempotent=True), 422, "forbidden_address")
+    assert "loopback" in error["message"] and error["details"]["field"] == "url"
+    assert count_rows(WebhookEndpoint) == 0
+
+
+def test_a_hosts_file_alias_of_localhost_is_refused_at_registration_and_when_changed(app, ann, count_rows,
+                                                                                   monkeypatch):
+    answers = {"hooks.example.com": ["93.184.216.34"], "my-alias": ["127.0.0.1"], "v6-alias": ["::1"],
+               "mixed.example.com": ["93.184.216.34", "10.1.2.3"]}
+    monkeypatch.setattr(netguard, "resolver", lambda host, port: answers[host])
+    _refusing_private(app, monkeypatch)
+    for url in ("http://my-alias/hook", "https://v6-alias/", "https://mixed.example.com/"):
+        assert_error(ann.post("webhooks", json={"url": url}), 422, "forbidden_address")
+    hook = ann.post("webhooks", json={"url": "https://hooks.example.com/x"})
+    assert hook.status_code == 201
+    changed = ann.request("PATCH", f"webhooks/{hook.get_json()['id']}", json={"url": "http://my-alias:8080/"})
+    assert_error(changed, 422, "forbidden_address")
+    assert ann.get(f"webhooks/{hook.get_json()['id']}").get_json()["url"] == "https://hooks.example.com/x"
+    assert count_rows(WebhookEndpoint) == 1
+
+
+def test_a_name_that_does_not_resolve_yet_is_accepted_and_checked_at_send_time(app, ann, monkeypatch):
+    def no_answer(host, port):
+        raise OSError("no such name")
+
+    monkeypatch.setattr(netguard, "resolver", no_answer)
+    _refusing_private(app, monkeypatch)
+    assert ann.post("webhooks", json={"url": "https://not-yet.example.com/"}).status_code == 201
+
+
+def test_a_host_name_the_resolver_cannot_encode_is_invalid(app, ann, monkeypatch):
+    _refusing_private(app, monkeypatch)
+    assert_error(ann.post("webhooks", json={"url": "https://" + "a" * 70 + ".example.com/"}), 422, "invalid_url")

@@ -13,9 +13,11 @@ import datetime as dt
 
 from sqlalchemy import select, update
 
-from service import auth, games, mail
-from service.config import load_config
-from service.db import Game, MailMessage, OpenDecision, StoredEvent
+from service.identity import auth
+from service.play import games
+from service.plumbing import mail
+from service.plumbing.config import load_config
+from service.plumbing.db import Game, MailMessage, OpenDecision, StoredEvent
 from tests.worker.conftest import wait_until
 
 

@@ -8,8 +8,11 @@ import datetime as dt
 import pytest
 from sqlalchemy import select, update
 
-from service import auth, games, mail, notifications
-from service.db import Notification, OpenDecision, utcnow
+from service.identity import auth
+from service.notify import notifications
+from service.play import games
+from service.plumbing import mail
+from service.plumbing.db import Notification, OpenDecision, utcnow
 from tests.web.support import outbox_files
 from worker import tasks
 from worker.celery_app import app as celery_app

@@ -81,17 +81,52 @@ def move_command(seat: int, dest: Hex, path: tuple[Hex, ...]) -> Command:
 
 
 def turn_commands(state: FightState) -> tuple[Command, ...]:
-    """The active fighter's options: "each fighter moves and attacks once in a combat
-    round, in any order (first move then attack, or the other way round)" (Kampfrunde)."""
+    """The active fighter's turn as one command: "each fighter moves and attacks once in a
+    combat round, in any order (first move then attack, or the other way round)" (Kampfrunde).
+
+    * ``move`` ``{"to", "path"}`` moves and ends the turn; with ``"attack": {...}`` it moves and
+      then attacks from the new hex, which ends the turn too;
+    * ``attack`` ``{..., "then": "stay"}`` attacks and ends the turn; ``"then": "move"`` attacks
+      and keeps the move for after the roll ("to attack first and break away afterwards, out
+      of reach of the counter-attack"), so the turn's second command is a move or its end;
+    * ``end_turn`` ends it where the fighter stands.
+
+    Nothing happens between a move and the attack that follows it, so they are one answer;
+    the dice of an attack may change what a move afterwards should be, so that stays a choice.
+    """
     index = state.active
     side = state.sides[index]
+    seat = side.seat
     out: list[Command] = []
+    fresh = not state.moved and not state.attacked
     if not state.attacked:
-        out.extend(Command(side.seat, "attack", args) for args in attack_args_from(state, index, side.position))
+        for args in attack_args_from(state, index, side.position):
+            if fresh:
+                out.append(Command(seat, "attack", {**args, "then": "stay"}))
+                out.append(Command(seat, "attack", {**args, "then": "move"}))
+            else:  # a move made before the attack (a turn begun under the step-by-step rules)
+                out.append(Command(seat, "attack", args))
     if not state.moved:
-        out.extend(move_command(side.seat, dest, path) for dest, path in moves(state, index))
-    out.append(Command(side.seat, "end_turn", {}))
+        for dest, path in moves(state, index):
+            move = move_command(seat, dest, path)
+            out.append(move)
+            if fresh:
+                out.extend(Command(seat, "move", {**move.args, "attack": args})
+                           for args in attack_args_from(state, index, dest))
+    out.append(Command(seat, "end_turn", {}))
     return tuple(out)
+
+
+def turn_is_over(state: FightState) -> bool:
+    """Nothing is left to do in the active fighter's turn ("Danach endet die Kampfrunde"): it
+    moved and attacked, or it attacked and chose to stay, or the one thing left is impossible."""
+    if state.attacked and (state.moved or state.staying):
+        return True
+    index = state.active
+    side = state.sides[index]
+    can_attack = not state.attacked and bool(attack_args_from(state, index, side.position))
+    can_move = not state.moved and bool(moves(state, index))
+    return not can_attack and not can_move
 
 
 # --- rerolls -----------------------------------------------------------------------------------

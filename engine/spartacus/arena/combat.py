@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Mapping, Optional, Sequence
 
 from engine.spartacus.arena.fighters import Fighter, Power
 
@@ -89,6 +89,13 @@ def _roll_sets(fighter: Fighter, roll: Sequence[int], prefix: str) -> tuple[int,
     return count_sets(roll, pairs=f"{prefix}_doubles" in triggers, triples=f"{prefix}_triples" in triggers)
 
 
+def optional(power: Power) -> bool:
+    """A once-per-fight extra or ignored wound (Gladius, Brawler, Lorica, Bodyguard): the card
+    says the fighter *may* use it once, so its player chooses the blow ("Some items can be
+    used in every combat round, others only once per fight", Fähigkeiten von Ausrüstung)."""
+    return power.kind in ("extra_wound", "ignore_wound") and dict(power.params).get("uses") == "once_per_fight"
+
+
 def available(power: Power, used: Iterable[str]) -> bool:
     """A power is spent only if it works "once per fight" and was used ("Some items can
     be used in every combat round, others only once per fight", Fähigkeiten von Ausrüstung)."""
@@ -119,6 +126,9 @@ class AttackOutcome:
     to_attacker: int
     spent_attacker: tuple[str, ...]
     spent_defender: tuple[str, ...]
+    #: The first :func:`optional` power (``"attacker"``/``"defender"``, power) that would
+    #: change this attack and has no answer in ``choices`` yet (counted as not used).
+    undecided: Optional[tuple[str, Power]] = None
 
 
 def resolve_attack(
@@ -128,6 +138,7 @@ def resolve_attack(
     defence: Sequence[int],
     used_attacker: Iterable[str] = (),
     used_defender: Iterable[str] = (),
+    choices: Optional[Mapping[str, bool]] = None,
 ) -> AttackOutcome:
     """The wounds one attack causes, once every reroll is done.
 
@@ -139,12 +150,18 @@ def resolve_attack(
     triple", Zweier- & Dreierpasch); Agron's triple wounds the attacker
     "regardless of his opponent's attack roll", and Spartacus's pairs wound "regardless of
     the defender's roll".  A once-per-fight power is spent only when it changed something.
+
+    ``choices`` holds the players' answers for :func:`optional` powers (power key -> use?);
+    without it every such power is used at its first chance (the reckoning of a fight plan's
+    reroll estimates).  Ignored wounds: the powers that always work come first, then the
+    optional ones, so their player chooses knowing the wounds still due.
     """
     used_a, used_d = set(used_attacker), set(used_defender)
     comparison = compare(attack, defence, attacker_wins_ties=attacker.has("wins_ties"))
     uses: list[PowerUse] = []
     spent_a: list[str] = []
     spent_d: list[str] = []
+    undecided: list[tuple[str, Power]] = []
     attack_sets = _roll_sets(attacker, attack, "attack")
     defence_sets = _roll_sets(defender, defence, "defence")
 
@@ -155,6 +172,8 @@ def resolve_attack(
         if power.p("requires_hit") and comparison.hits == 0:
             continue
         amount = power.p("count") * _sets_for(power, attack_sets)
+        if amount > 0 and not _chosen(power, "attacker", choices, undecided):
+            continue
         if amount > 0:
             to_defender += amount
             uses.append(PowerUse("attacker", power.key, power.name, power.kind, amount))
@@ -168,15 +187,30 @@ def resolve_attack(
             to_attacker += amount
             uses.append(PowerUse("defender", power.key, power.name, power.kind, amount))
 
-    to_defender = _ignore(defender, "defender", to_defender, defence, defence_sets, used_d, uses, spent_d)
-    to_attacker = _ignore(attacker, "attacker", to_attacker, (), (0, 0), used_a, uses, spent_a)
-    return AttackOutcome(comparison, tuple(uses), to_defender, to_attacker, tuple(spent_a), tuple(spent_d))
+    to_defender = _ignore(defender, "defender", to_defender, defence, defence_sets, used_d, uses, spent_d,
+                          choices, undecided)
+    to_attacker = _ignore(attacker, "attacker", to_attacker, (), (0, 0), used_a, uses, spent_a, choices, undecided)
+    return AttackOutcome(comparison, tuple(uses), to_defender, to_attacker, tuple(spent_a), tuple(spent_d),
+                         undecided[0] if undecided else None)
+
+
+def _chosen(power: Power, role: str, choices: Optional[Mapping[str, bool]],
+            undecided: list[tuple[str, Power]]) -> bool:
+    """Whether an applicable power is used: always, unless it is :func:`optional` and its
+    player has not chosen to (an unanswered one is noted in ``undecided``)."""
+    if choices is None or not optional(power):
+        return True
+    if power.key not in choices:
+        undecided.append((role, power))
+        return False
+    return bool(choices[power.key])
 
 
 def _ignore(fighter: Fighter, role: str, wounds: int, roll: Sequence[int], sets: tuple[int, int],
-            used: set, uses: list, spent: list) -> int:
+            used: set, uses: list, spent: list, choices: Optional[Mapping[str, bool]],
+            undecided: list[tuple[str, Power]]) -> int:
     due = wounds
-    for power in fighter.having("ignore_wound"):
+    for power in sorted(fighter.having("ignore_wound"), key=optional):
         if wounds <= 0:
             break
         if not available(power, used) or due < power.p("min_wounds"):
@@ -184,6 +218,8 @@ def _ignore(fighter: Fighter, role: str, wounds: int, roll: Sequence[int], sets:
         if _trigger(power) != "always" and not roll:
             continue
         amount = min(wounds, power.p("count") * _sets_for(power, sets))
+        if amount > 0 and not _chosen(power, role, choices, undecided):
+            continue
         if amount > 0:
             wounds -= amount
             uses.append(PowerUse(role, power.key, power.name, power.kind, amount))

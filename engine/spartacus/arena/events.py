@@ -80,7 +80,7 @@ def _fight_began(state: FightState, data: Mapping[str, Any]) -> FightState:
 def _round_started(state: FightState, data: Mapping[str, Any]) -> FightState:
     nets = tuple(None if i in data["nets"] else False for i in (0, 1))
     return evolve(state, round=data["round"], attempt=0, initiative=-1, first=-1, active=-1, turn=0,
-                   moved=False, attacked=False, nets=nets, roll=None,
+                   moved=False, attacked=False, staying=False, nets=nets, roll=None,
                    phase="nets" if data["nets"] else "initiative_roll")
 
 
@@ -164,7 +164,8 @@ def _initiative_roll(state: FightState, data: Mapping[str, Any], winner: int) ->
 @_folds("OrderChosen")
 def _order_chosen(state: FightState, data: Mapping[str, Any]) -> FightState:
     first = data["first_side"]
-    return evolve(state, first=first, active=first, turn=0, moved=False, attacked=False, phase="turn")
+    return evolve(state, first=first, active=first, turn=0, moved=False, attacked=False, staying=False,
+                  phase="turn")
 
 
 @_folds("FighterMoved")
@@ -184,8 +185,8 @@ def _attack_declared(state: FightState, data: Mapping[str, Any]) -> FightState:
     roll = Roll(purpose="attack", number=state.rolls + 1, pools=(pools[0], pools[1]),
                 counts=(counts[0], counts[1]), attacker=attacker, style=data["style"],
                 source=data.get("source", ""))
-    return evolve(state, attacked=True, attacks=state.attacks + 1, rolls=state.rolls + 1, roll=roll,
-                   phase="attack_roll")
+    return evolve(state, attacked=True, staying=data.get("then") == "stay", attacks=state.attacks + 1,
+                  rolls=state.rolls + 1, roll=roll, phase="attack_roll")
 
 
 @_folds("AttackRolled")
@@ -200,6 +201,14 @@ def _attack_rolled(state: FightState, data: Mapping[str, Any]) -> FightState:
     roll = evolve(roll, dice=(dice[0], dice[1]), allowance=(allowance[0], allowance[1]))
     return evolve(state, roll=roll, chances=state.chances + 1,
                    phase="reroll" if any(allowance) else "settle")
+
+
+@_folds("PowerChosen")
+def _power_chosen(state: FightState, data: Mapping[str, Any]) -> FightState:
+    roll = state.roll
+    if roll is None:
+        return state
+    return evolve(state, roll=evolve(roll, powers=roll.powers + ((data["power"], bool(data["use"])),)))
 
 
 @_folds("AttackResolved")
@@ -239,7 +248,8 @@ def _wounds_taken(state: FightState, data: Mapping[str, Any]) -> FightState:
 @_folds("TurnEnded")
 def _turn_ended(state: FightState, data: Mapping[str, Any]) -> FightState:
     if state.turn == 0:
-        return evolve(state, active=1 - state.active, turn=1, moved=False, attacked=False, phase="turn")
+        return evolve(state, active=1 - state.active, turn=1, moved=False, attacked=False, staying=False,
+                      phase="turn")
     return evolve(state, active=-1, phase="round_end")
 
 
@@ -266,7 +276,12 @@ def _fight_ended(state: FightState, data: Mapping[str, Any]) -> FightState:
 
 @_folds("FightPlanSet")
 def _fight_plan_set(state: FightState, data: Mapping[str, Any]) -> FightState:
-    return _side(state, data["side"], plan=plan_from_json(data["plan"]))
+    state = _side(state, data["side"], plan=plan_from_json(data["plan"]))
+    if state.phase == "start" and not state.ready[data["side"]]:
+        ready = list(state.ready)
+        ready[data["side"]] = True
+        state = evolve(state, ready=(ready[0], ready[1]))
+    return state
 
 
 def side_json(side: SideState) -> dict:

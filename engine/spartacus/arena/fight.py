@@ -49,14 +49,17 @@ def start_fight(
     fight_id: str = "fight",
     board: Board = ARENA,
     fatigue_round: int = FATIGUE_ROUND,
+    briefing: bool = False,
 ) -> FightState:
     """A fight about to begin: ``first`` stands on start hex I, ``second`` on II.
 
     The entrants are :class:`Entrant` (or anything with ``seat``, ``fighter``, ``weapon``,
     ``armour``, ``special``: card ids or copies like ``"net#2"``, empty for no card) and
     must be controlled by two different seats.  ``plans`` are the fighters' fight plans, if
-    their players set them in advance.  Pure and deterministic: a host records its own
-    event with the entrants and calls this from its ``apply``.
+    their players set them in advance.  With ``briefing`` the fight first asks each player
+    without a plan how to fight: by a plan, or blow by blow (a duel, where no invitation was
+    accepted with a plan).  Pure and deterministic: a host records its own event with the
+    entrants and calls this from its ``apply``.
     """
     deck = deck or load_market()
     if first.seat == second.seat:
@@ -66,7 +69,9 @@ def start_fight(
         SideState(index=i, seat=e.seat, fighter=f, dice=f.printed, position=board.starts[i], plan=plans[i])
         for i, (e, f) in enumerate(zip((first, second), fighters))
     )
-    return FightState(fight_id=fight_id, sides=(sides[0], sides[1]), board=board, fatigue_round=fatigue_round)
+    ready = tuple(not briefing or plan is not None for plan in plans)
+    return FightState(fight_id=fight_id, sides=(sides[0], sides[1]), board=board, fatigue_round=fatigue_round,
+                      ready=(ready[0], ready[1]))
 
 
 def pending(state: FightState) -> Pending:
@@ -78,6 +83,11 @@ def decide(state: FightState, command: Command) -> list[Event]:
     """Validate ``command`` and return the events it causes (through every automatic and
     planned step up to the next chance or unplanned decision)."""
     return flow.decide(state, command)
+
+
+def decide_and_fold(state: FightState, command: Command) -> tuple[FightState, list[Event]]:
+    """:func:`decide`, also returning the fight state the events fold to (folded once)."""
+    return flow.decide_and_fold(state, command)
 
 
 def apply(state: FightState, event: Event) -> FightState:
@@ -132,6 +142,8 @@ def view(state: FightState, viewer: Viewer) -> dict:
         "active": state.active if state.active >= 0 else None,
         "moved": state.moved,
         "attacked": state.attacked,
+        "staying": state.staying,
+        "ready": list(state.ready),
         "roll": None,
         "last_roll": state.last_roll.to_json() if state.last_roll else None,
         "wounds_due": [{"side": w.side, "count": w.count, "reason": w.reason} for w in state.wounds],

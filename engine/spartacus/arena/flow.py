@@ -4,12 +4,15 @@ Three kinds of step move a fight on:
 
 * **chance** (``initiative_roll``, ``attack_roll``, ``reroll_roll``): :func:`chance_request`
   names the dice; the service resolves them and :func:`decide` records them;
-* **decisions** of the players (:func:`open_decisions`): net, initiative order, the turn,
-  rerolls, wound allocation, and the free ``set_fight_plan``;
+* **decisions** of the players (:func:`open_decisions`): how to fight (a duel's first
+  question), net, initiative order, the turn (one command: move-and-attack, attack-and-stay,
+  move-and-end), rerolls, once-per-fight powers, wound allocation, and the free
+  ``set_fight_plan``;
 * **automatic steps** (:func:`advance`): everything that needs nobody -- the fight's and a
   round's start, revealing secret choices once all are in, settling a final roll, forced
-  wound allocations, the end -- and every decision whose fighter has a fight plan, which
-  is answered by the plan at once instead of being asked.
+  wound allocations, a turn's end once nothing is left to do in it, the end -- and every
+  decision whose fighter has a fight plan that answers it (a plan's setting may say
+  ``"ask"``), which is answered by the plan at once instead of being asked.
 
 :func:`decide` first advances, then records the answer, then advances again, so the
 events of one command run up to the next point where chance or a player without a plan
@@ -19,11 +22,14 @@ asks only for chance.  The events of planned answers carry ``"planned": true``.
 
 from __future__ import annotations
 
-from typing import Optional
+from functools import lru_cache
+from typing import Callable, Optional
 
 from engine.core.chance import RESOLVE_CHANCE, ChanceRequest, Dice, check_outcome
 from engine.core.errors import BadArguments, GameOver, NoSuchDecision
 from engine.core.game import match_decision
+from engine.core.lazy import LazyMapping
+from engine.core.memo import once_per_state
 from engine.core.types import SYSTEM_SEAT, Command, Decision, Event, Pending
 from engine.spartacus.arena import choices, policy
 from engine.spartacus.arena.board import distance
@@ -37,7 +43,8 @@ from engine.spartacus.arena.combat import (
     zeros,
 )
 from engine.spartacus.arena.events import Recorder, side_json
-from engine.spartacus.arena.plan import DEFAULT_PLAN, PLAN_SCHEMA, FightPlan, plan_from_args
+from engine.spartacus.arena.fighters import Power
+from engine.spartacus.arena.plan import DEFAULT_PLAN, PLAN_SCHEMA, FightPlan, answering, plan_from_args
 from engine.spartacus.arena.state import FightState, SideState, WoundDue
 
 #: A fight needs a few hundred automatic steps at most; more means a loop, a bug.
@@ -48,6 +55,7 @@ _ROMAN = ("I", "II")
 
 # --- what the fight waits for ------------------------------------------------------------------
 
+@once_per_state
 def pending(state: FightState) -> Pending:
     """Open decisions and/or the chance to resolve, after every automatic step."""
     return _pending_now(advanced(state))
@@ -60,6 +68,7 @@ def advanced(state: FightState) -> FightState:
     return rec.state
 
 
+@once_per_state
 def _pending_now(state: FightState) -> Pending:
     if state.result is not None:
         return Pending()
@@ -93,20 +102,44 @@ def open_decisions(state: FightState) -> tuple[Decision, ...]:
         return ()
     out: list[Decision] = []
     phase = state.phase
-    if phase == "nets":
+    if phase == "start":
+        out.extend(_ready_decision(state, i) for i in (0, 1) if not state.ready[i])
+    elif phase == "nets":
         out.extend(_net_decision(state, i) for i in (0, 1)
-                   if state.nets[i] is None and state.sides[i].plan is None)
-    elif phase == "order" and state.sides[state.initiative].plan is None:
+                   if state.nets[i] is None and _plan(state, i, "net") is None)
+    elif phase == "order" and _plan(state, state.initiative, "initiative") is None:
         out.append(_order_decision(state))
-    elif phase == "turn" and state.sides[state.active].plan is None:
+    elif phase == "turn" and _plan(state, state.active, "approach") is None:
         out.append(_turn_decision(state))
     elif phase == "reroll" and state.roll is not None:
         out.extend(_reroll_decision(state, i) for i in (0, 1)
-                   if state.roll.allowance[i] and state.roll.choices[i] is None and state.sides[i].plan is None)
+                   if state.roll.allowance[i] and state.roll.choices[i] is None
+                   and _plan(state, i, "reroll") is None)
+    elif phase == "settle":
+        question = power_question(state)
+        if question is not None:
+            out.append(_power_decision(state, *question))
     elif phase == "wounds":
         out.append(_wounds_decision(state))
-    out.extend(_plan_decision(state, i) for i in (0, 1))
+    out.extend(_plan_decision(state, i) for i in (0, 1) if state.ready[i])
     return tuple(out)
+
+
+def power_question(state: FightState) -> Optional[tuple[int, str, Power]]:
+    """The once-per-fight power (side, role, power) whose player must choose, before this
+    attack is resolved, whether to use it: "after the roll, but before attributes are lowered
+    by wounds, an extra wound is caused" (Zusätzliche Wunden), then "once it is settled how
+    many wounds are to be dealt, that number is lowered by one" (Wunden ignorieren)."""
+    roll = state.roll
+    if roll is None or roll.purpose != "attack":
+        return None
+    attacker, defender = state.sides[roll.attacker], state.sides[roll.defender]
+    outcome = resolve_attack(attacker.fighter, defender.fighter, roll.dice[roll.attacker], roll.dice[roll.defender],
+                             attacker.used, defender.used, dict(roll.powers))
+    if outcome.undecided is None:
+        return None
+    role, power = outcome.undecided
+    return (attacker.index if role == "attacker" else defender.index), role, power
 
 
 # --- decisions ---------------------------------------------------------------------------------
@@ -115,56 +148,114 @@ def _default(side: SideState) -> Command:
     """Every fight decision's deadline default: fight on with the default plan.  The plan
     answers the decision at once and every later one, so an absent player costs the fight
     one deadline, never one per blow."""
-    return Command(side.seat, "set_fight_plan", DEFAULT_PLAN.to_json())
+    return _default_for(side.seat)
+
+
+@lru_cache(maxsize=64)
+def _default_for(seat: int) -> Command:
+    return Command(seat, "set_fight_plan", DEFAULT_PLAN.to_json())
 
 
 def _decision(state: FightState, side: SideState, kind: str, ident: str, prompt: str,
-              options: tuple[Command, ...], suggested: Command, context: dict, *,
+              options: tuple[Command, ...], suggested: Callable[[], Command], context: dict, *,
               mode: str = "turn", group: Optional[str] = None) -> Decision:
+    """``suggested`` (the default plan's answer) is worked out only when the context is
+    read: a player's page shows it, a bot answering from the options never asks."""
     fid = state.fight_id
     args = {"fighter": side.fighter.name, "side": _ROMAN[side.index], "round": state.round, **context}
     return Decision(
         id=f"{fid}:{ident}", seat=side.seat, mode=mode, prompt=prompt, default=_default(side),
         options=options, group=f"{fid}:{group}" if group else None,
         prompt_key=f"spartacus_arena.{kind}", prompt_args=args,
-        context={**context, "suggested": suggested.to_json(), "default_plan": DEFAULT_PLAN.to_json()},
+        context=LazyMapping(context, {"suggested": lambda: suggested().to_json(), "default_plan": DEFAULT_PLAN.to_json}),
+    )
+
+
+def _ready_decision(state: FightState, index: int) -> Decision:
+    """A duel's first question: fight by a plan (set now, changeable until the end), or blow
+    by blow (``"active": false``)."""
+    side = state.sides[index]
+    return Decision(
+        id=f"{state.fight_id}:ready:{index}", seat=side.seat, mode="simultaneous", group=f"{state.fight_id}:ready",
+        prompt=f"How does {side.fighter.name} fight? Set a fight plan, or choose to fight blow by blow.",
+        default=_default(side), command_type="set_fight_plan", schema=PLAN_SCHEMA,
+        prompt_key="spartacus_arena.prepare", prompt_args={"fighter": side.fighter.name, "side": _ROMAN[index]},
+        context={"suggested": _default(side).to_json(), "default_plan": DEFAULT_PLAN.to_json(),
+                 "blow_by_blow": {"type": "set_fight_plan", "args": {"active": False}}},
     )
 
 
 def _net_decision(state: FightState, index: int) -> Decision:
     side = state.sides[index]
     options = tuple(Command(side.seat, "use_net", {"use": use}) for use in (True, False))
-    suggested = Command(side.seat, "use_net", {"use": policy.net_answer(state, index, DEFAULT_PLAN)})
+    suggested = lambda: Command(side.seat, "use_net", {"use": policy.net_answer(state, index, DEFAULT_PLAN)})
     return _decision(
         state, side, "use_net", f"net:{state.round}:{index}",
         f"Round {state.round}: does {side.fighter.name} throw the net to win the initiative?",
-        options, suggested, {"distance": _gap(state), "opponent_has_net": state.nets[1 - index] is None},
+        options, suggested,
+        {"distance": _gap(state), "opponent_has_net": choices.ready_net(state.other(index)) is not None},
         mode="simultaneous", group=f"net:{state.round}")
 
 
 def _order_decision(state: FightState) -> Decision:
+    """"The winner of the initiative may choose who attacks first" (Grundlagen des Kampfes):
+    moving second, or moving first -- and then the turn itself is the answer (any turn
+    command, or ``choose_order`` ``{"first": true}`` to be asked for the turn next)."""
     index = state.initiative
     side = state.sides[index]
-    options = tuple(Command(side.seat, "choose_order", {"first": first}) for first in (True, False))
-    suggested = Command(side.seat, "choose_order", {"first": policy.order_answer(state, index, DEFAULT_PLAN)})
+    first = policy.as_first(state, index)
+    options = tuple(Command(side.seat, "choose_order", {"first": f}) for f in (True, False)) \
+        + choices.turn_commands(first)
+
+    def suggested() -> Command:
+        if policy.order_answer(state, index, DEFAULT_PLAN):
+            return policy.turn_answer(first, DEFAULT_PLAN)
+        return Command(side.seat, "choose_order", {"first": False})
     return _decision(
         state, side, "choose_order", f"order:{state.round}",
         f"Round {state.round}: {side.fighter.name} has the initiative. Move first or second?",
-        options, suggested, {"distance": _gap(state)})
+        options, suggested, {**_turn_context(first), "distance": _gap(state)})
 
 
 def _turn_decision(state: FightState) -> Decision:
     side = state.sides[state.active]
     options = choices.turn_commands(state)
-    suggested = policy.turn_answer(state, DEFAULT_PLAN)
+    suggested = lambda: policy.turn_answer(state, DEFAULT_PLAN)
     done = ("m" if state.moved else "") + ("a" if state.attacked else "")
     return _decision(
         state, side, "turn", f"turn:{state.round}:{state.active}:{done or '-'}",
         f"Round {state.round}: {side.fighter.name}'s turn. Move, attack or end the turn.",
+        options, suggested, _turn_context(state))
+
+
+def _turn_context(state: FightState) -> dict:
+    side = state.sides[state.active]
+    return {"position": list(side.position), "opponent_position": list(state.other(side.index).position),
+            "distance": _gap(state), "speed": side.speed, "reach": choices.normal_reach(side),
+            "moved": state.moved, "attacked": state.attacked}
+
+
+def _power_decision(state: FightState, index: int, role: str, power: Power) -> Decision:
+    roll = state.roll
+    assert roll is not None
+    side = state.sides[index]
+    options = tuple(Command(side.seat, "use_power", {"use": use}) for use in (True, False))
+    suggested = lambda: Command(side.seat, "use_power", {"use": policy.power_answer(state, role, power, DEFAULT_PLAN)})
+    hurt = state.sides[roll.defender] if (power.kind == "extra_wound" or role == "defender") \
+        else state.sides[roll.attacker]
+    attacker, defender = state.sides[roll.attacker], state.sides[roll.defender]
+    outcome = resolve_attack(attacker.fighter, defender.fighter, roll.dice[roll.attacker], roll.dice[roll.defender],
+                             attacker.used, defender.used, {**dict(roll.powers), power.key: False})
+    due = outcome.to_attacker if hurt.index == roll.attacker else outcome.to_defender
+    verb = "add a wound to" if power.kind == "extra_wound" else "ignore a wound of"
+    return _decision(
+        state, side, "use_power", f"power:{roll.number}:{power.key}",
+        f"{side.fighter.name} may use {power.name} ({power.source_name}) once per fight: {verb} this attack "
+        f"({due} {'wound' if due == 1 else 'wounds'} to {hurt.fighter.name} so far). Use it now?",
         options, suggested,
-        {"position": list(side.position), "opponent_position": list(state.other(side.index).position),
-         "distance": _gap(state), "speed": side.speed, "reach": choices.normal_reach(side),
-         "moved": state.moved, "attacked": state.attacked})
+        {"power": power.to_json(), "kind": power.kind, "wounds": due, "wounded": hurt.index,
+         "wounded_dice": side_json(hurt), "attack": list(roll.dice[roll.attacker]),
+         "defence": list(roll.dice[roll.defender])})
 
 
 def _reroll_decision(state: FightState, index: int) -> Decision:
@@ -173,7 +264,7 @@ def _reroll_decision(state: FightState, index: int) -> Decision:
     side = state.sides[index]
     subsets = choices.reroll_subsets(roll.dice[index], roll.allowance[index])
     options = tuple(Command(side.seat, "reroll", {"dice": list(s)}) for s in subsets)
-    suggested = Command(side.seat, "reroll", {"dice": list(policy.reroll_answer(state, index, DEFAULT_PLAN))})
+    suggested = lambda: Command(side.seat, "reroll", {"dice": list(policy.reroll_answer(state, index, DEFAULT_PLAN))})
     role = choices.roll_role(state, index)
     return _decision(
         state, side, "reroll", f"reroll:{roll.number}:{index}",
@@ -189,7 +280,7 @@ def _wounds_decision(state: FightState) -> Decision:
     due = state.wounds[0]
     side = state.sides[due.side]
     options = tuple(_allocation_command(side, alloc) for alloc in legal_allocations(side.dice, due.count))
-    suggested = _allocation_command(side, policy.wounds_answer(side.dice, due.count, DEFAULT_PLAN))
+    suggested = lambda: _allocation_command(side, policy.wounds_answer(side.dice, due.count, DEFAULT_PLAN))
     noun = "wound" if due.count == 1 else "wounds"
     cause = "fatigue" if due.reason == "fatigue" else noun
     return _decision(
@@ -201,13 +292,20 @@ def _wounds_decision(state: FightState) -> Decision:
 
 def _plan_decision(state: FightState, index: int) -> Decision:
     side = state.sides[index]
+    return _plan_decision_for(state.fight_id, index, side.seat, side.fighter.name, side.plan)
+
+
+@lru_cache(maxsize=256)
+def _plan_decision_for(fight_id: str, index: int, seat: int, fighter: str, plan: Optional[FightPlan]) -> Decision:
+    """The fight-plan decision stays the same while the plan does: built once, not per step."""
     return Decision(
-        id=f"{state.fight_id}:plan:{index}", seat=side.seat, mode="free",
-        prompt=f"Set {side.fighter.name}'s fight plan: it answers every decision of the fight for you.",
-        default=_default(side), command_type="set_fight_plan", schema=PLAN_SCHEMA,
+        id=f"{fight_id}:plan:{index}", seat=seat, mode="free",
+        prompt=f"Set {fighter}'s fight plan: it answers every decision of the fight for you.",
+        default=_default_for(seat), command_type="set_fight_plan", schema=PLAN_SCHEMA,
         prompt_key="spartacus_arena.set_fight_plan",
-        prompt_args={"fighter": side.fighter.name, "side": _ROMAN[index]},
-        context={"plan": side.plan.to_json() if side.plan else None, "default_plan": DEFAULT_PLAN.to_json()},
+        prompt_args={"fighter": fighter, "side": _ROMAN[index]},
+        context=LazyMapping({}, {"plan": lambda: plan.to_json() if plan else None,
+                                 "default_plan": DEFAULT_PLAN.to_json}),
     )
 
 
@@ -231,6 +329,11 @@ def _dice_line(dice) -> str:
 
 def decide(state: FightState, command: Command) -> list[Event]:
     """The events ``command`` causes, through to the next chance or unplanned decision."""
+    return decide_and_fold(state, command)[1]
+
+
+def decide_and_fold(state: FightState, command: Command) -> tuple[FightState, list[Event]]:
+    """``decide``, also returning the state its recorder folded the events into."""
     rec = Recorder(state)
     advance(rec)
     now = rec.state
@@ -247,7 +350,7 @@ def decide(state: FightState, command: Command) -> list[Event]:
         match_decision(_pending_now(now), command)
         _answer(rec, command)
     advance(rec)
-    return rec.events
+    return rec.state, rec.events
 
 
 def _answer(rec: Recorder, command: Command) -> None:
@@ -264,7 +367,13 @@ def _answer(rec: Recorder, command: Command) -> None:
     elif kind == "choose_order":
         _choose_order(rec, index, bool(args["first"]), planned=False)
     elif kind in ("move", "attack", "end_turn"):
+        if state.phase == "order":
+            _choose_order(rec, index, True, planned=False)
         _turn_step(rec, command, planned=False)
+    elif kind == "use_power":
+        question = power_question(state)
+        assert question is not None
+        _choose_power(rec, question[0], question[2], bool(args["use"]), planned=False)
     elif kind == "reroll":
         _choose_reroll(rec, index, tuple(args["dice"]), planned=False)
     elif kind == "allocate_wounds":
@@ -339,16 +448,21 @@ def _choose_order(rec: Recorder, index: int, first: bool, *, planned: bool) -> N
 
 
 def _turn_step(rec: Recorder, command: Command, *, planned: bool) -> None:
-    """One step of a turn: "each fighter performs one movement and one attack in a combat
-    round. The order is free" (Kampfrunde)."""
+    """A turn, as one command: "each fighter performs one movement and one attack in a combat
+    round. The order is free" (Kampfrunde) -- see :func:`choices.turn_commands`."""
     state = rec.state
     index = state.active
     side = state.sides[index]
     if command.type == "move":
+        fresh = not state.attacked
         dest = tuple(command.args["to"])
         rec.record("FighterMoved", {"round": state.round, "side": index, "from": list(side.position),
                                     "to": list(dest), "path": [list(h) for h in command.args["path"]],
                                     "planned": planned})
+        if "attack" in command.args:
+            _declare_attack(rec, index, {**command.args["attack"], "then": "stay"}, planned=planned)
+        elif fresh:
+            rec.record("TurnEnded", {"round": state.round, "side": index, "planned": planned})
     elif command.type == "attack":
         _declare_attack(rec, index, command.args, planned=planned)
     else:
@@ -377,16 +491,30 @@ def _declare_attack(rec: Recorder, index: int, args, *, planned: bool) -> None:
     rec.record("AttackDeclared", {
         "round": state.round, "side": index, "target": other.index, "style": style, "source": source,
         "distance": distance(side.position, other.position), "pools": [attack_pool, defence_pool],
-        "dice": [attack_dice, defence_dice], "spent": spent, "planned": planned})
+        "dice": [attack_dice, defence_dice], "spent": spent, "then": args.get("then", "stay"),
+        "planned": planned})
 
 
-def _choose_reroll(rec: Recorder, index: int, dice: tuple[int, ...], *, planned: bool) -> None:
+def _choose_power(rec: Recorder, index: int, power: Power, use: bool, *, planned: bool) -> None:
+    """A once-per-fight power the card says the fighter *may* use: its player's choice, made
+    with the final roll on the table ("Some items can be used ... only once per fight",
+    Fähigkeiten von Ausrüstung)."""
+    state = rec.state
+    assert state.roll is not None
+    rec.record("PowerChosen", {"round": state.round, "roll": state.roll.number, "side": index,
+                               "seat": state.sides[index].seat, "power": power.key, "name": power.name,
+                               "source": power.source, "use": use, "planned": planned})
+
+
+def _choose_reroll(rec: Recorder, index: int, dice: tuple[int, ...], *, planned: bool,
+                   settled: bool = False) -> None:
     """"The player may freely choose which roll to repeat; the final result counts"
-    (Wiederholungswürfe), chosen after seeing both rolls, in secret."""
+    (Wiederholungswürfe), chosen after seeing both rolls, in secret.  ``settled``: no reroll
+    could end better than keeping (:func:`policy.reroll_can_help`), so nobody was asked."""
     state = rec.state
     assert state.roll is not None
     rec.record("RerollChosen", {"roll": state.roll.number, "side": index, "seat": state.sides[index].seat,
-                                "dice": list(dice), "planned": planned})
+                                "dice": list(dice), "planned": planned, "settled": settled})
 
 
 def _reveal_rerolls(rec: Recorder) -> None:
@@ -420,7 +548,8 @@ def _settle(rec: Recorder) -> None:
         return
     attacker, defender = state.sides[roll.attacker], state.sides[roll.defender]
     attack, defence = roll.dice[roll.attacker], roll.dice[roll.defender]
-    outcome = resolve_attack(attacker.fighter, defender.fighter, attack, defence, attacker.used, defender.used)
+    outcome = resolve_attack(attacker.fighter, defender.fighter, attack, defence, attacker.used, defender.used,
+                             dict(roll.powers))
     c = outcome.comparison
     rec.record("AttackResolved", {
         "round": state.round, "roll": roll.number, "attacker": attacker.index, "defender": defender.index,
@@ -482,8 +611,9 @@ def advance(rec: Recorder) -> None:
     raise RuntimeError(f"fight {rec.state.fight_id}: automatic steps do not end (phase {rec.state.phase})")
 
 
-def _plan(state: FightState, index: int) -> Optional[FightPlan]:
-    return state.sides[index].plan
+def _plan(state: FightState, index: int, setting: str) -> Optional[FightPlan]:
+    """Fighter ``index``'s plan if it answers the decisions of ``setting``."""
+    return answering(state.sides[index].plan, setting)
 
 
 def _automatic_step(rec: Recorder) -> bool:
@@ -492,6 +622,8 @@ def _automatic_step(rec: Recorder) -> bool:
         return False
     phase = state.phase
     if phase == "start":
+        if not all(state.ready):
+            return False
         rec.record("FightBegan", _began(state))
     elif phase == "round_start":
         nets = [i for i in (0, 1) if choices.ready_net(state.sides[i]) is not None]
@@ -500,7 +632,7 @@ def _automatic_step(rec: Recorder) -> bool:
                                     "positions": [list(s.position) for s in state.sides]})
     elif phase == "nets":
         for i in (0, 1):
-            plan = _plan(state, i)
+            plan = _plan(state, i, "net")
             if state.nets[i] is None and plan is not None:
                 _declare_net(rec, i, policy.net_answer(state, i, plan), planned=True)
                 return True
@@ -508,15 +640,15 @@ def _automatic_step(rec: Recorder) -> bool:
             return False
         _reveal_nets(rec)
     elif phase == "order":
-        plan = _plan(state, state.initiative)
+        plan = _plan(state, state.initiative, "initiative")
         if plan is None:
             return False
         _choose_order(rec, state.initiative, policy.order_answer(state, state.initiative, plan), planned=True)
     elif phase == "turn":
-        if state.moved and state.attacked:
+        if choices.turn_is_over(state):
             rec.record("TurnEnded", {"round": state.round, "side": state.active, "planned": False})
             return True
-        plan = _plan(state, state.active)
+        plan = _plan(state, state.active, "approach")
         if plan is None:
             return False
         _turn_step(rec, policy.turn_answer(state, plan), planned=True)
@@ -524,7 +656,10 @@ def _automatic_step(rec: Recorder) -> bool:
         roll = state.roll
         assert roll is not None
         for i in (0, 1):
-            plan = _plan(state, i)
+            if roll.allowance[i] and roll.choices[i] is None and not policy.reroll_can_help(state, i):
+                _choose_reroll(rec, i, (), planned=False, settled=True)
+                return True
+            plan = _plan(state, i, "reroll")
             if roll.allowance[i] and roll.choices[i] is None and plan is not None:
                 _choose_reroll(rec, i, policy.reroll_answer(state, i, plan), planned=True)
                 return True
@@ -532,14 +667,22 @@ def _automatic_step(rec: Recorder) -> bool:
             return False
         _reveal_rerolls(rec)
     elif phase == "settle":
-        _settle(rec)
+        question = power_question(state)
+        if question is None:
+            _settle(rec)
+            return True
+        index, role, power = question
+        plan = _plan(state, index, "extra_wound" if power.kind == "extra_wound" else "ignore_wound")
+        if plan is None:
+            return False
+        _choose_power(rec, index, power, policy.power_answer(state, role, power, plan), planned=True)
     elif phase == "wounds":
         due = state.wounds[0]
         side = state.sides[due.side]
         plan = side.plan
         if len(legal_allocations(side.dice, due.count)) == 1 or outcome_is_settled(side.dice, due.count):
             _take_wounds(rec, policy.wounds_answer(side.dice, due.count, plan or DEFAULT_PLAN), "forced")
-        elif plan is not None:
+        elif answering(plan, "wounds") is not None:
             _take_wounds(rec, policy.wounds_answer(side.dice, due.count, plan), "planned")
         else:
             return False

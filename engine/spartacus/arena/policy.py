@@ -14,6 +14,7 @@ from typing import Optional
 
 from engine.core.types import Command
 from engine.spartacus.arena.board import Hex, distance
+from engine.spartacus.arena import choices
 from engine.spartacus.arena.choices import (
     attack_args_from,
     max_reach,
@@ -24,7 +25,7 @@ from engine.spartacus.arena.choices import (
     threat,
 )
 from engine.spartacus.arena.combat import allocate_in_order, legal_allocations, resolve_attack
-from engine.spartacus.arena.fighters import Fighter
+from engine.spartacus.arena.fighters import Fighter, Power
 from engine.spartacus.arena.plan import FightPlan
 from engine.spartacus.arena.state import FightState, SideState, evolve
 
@@ -92,19 +93,34 @@ def order_answer(state: FightState, index: int, plan: FightPlan) -> bool:
 
 
 def turn_answer(state: FightState, plan: FightPlan) -> Command:
-    """The active fighter's next step (``approach`` setting)."""
+    """The active fighter's turn as one command (``approach`` setting): strike from where it
+    stands and stay (``close``) or keep the move for after the roll (``keep_distance``), else
+    move, striking from the new hex when it can."""
     index = state.active
     side, other = state.sides[index], state.other(index)
     end = Command(side.seat, "end_turn", {})
     if not state.attacked:
         attack = pick_attack(attack_args_from(state, index, side.position), side, plan)
         if attack is not None:
-            return Command(side.seat, "attack", attack)
+            if state.moved:
+                return Command(side.seat, "attack", attack)
+            then = "stay" if plan.approach == "close" else "move"
+            return Command(side.seat, "attack", {**attack, "then": then})
     if state.moved:
         return end
+    move = _move_answer(state, plan, end)
+    if move.type != "move" or state.attacked:
+        return move
+    attack = pick_attack(attack_args_from(state, index, tuple(move.args["to"])), side, plan)
+    return move if attack is None else Command(side.seat, "move", {**move.args, "attack": attack})
+
+
+def _move_answer(state: FightState, plan: FightPlan, end: Command) -> Command:
+    index = state.active
+    side, other = state.sides[index], state.other(index)
     options = moves(state, index)
     if state.attacked:
-        if plan.approach == "close":
+        if plan.approach != "keep_distance":
             return end
         return _best_move(side, options, end, lambda dest: distance(dest, other.position))
     if plan.approach == "keep_distance":
@@ -116,6 +132,43 @@ def turn_answer(state: FightState, plan: FightPlan) -> Command:
     if spots:
         return _best_move(side, spots, end, lambda dest: distance(dest, other.position))
     return _best_move(side, [(side.position, ())] + options, end, lambda dest: -distance(dest, other.position))
+
+
+def as_first(state: FightState, index: int) -> FightState:
+    """The position as it would be with fighter ``index`` taking the round's first turn."""
+    return evolve(state, first=index, active=index, turn=0, moved=False, attacked=False, staying=False,
+                  phase="turn")
+
+
+def power_answer(state: FightState, role: str, power: Power, plan: FightPlan) -> bool:
+    """Use a once-per-fight extra or ignored wound on this attack? (``extra_wound`` and
+    ``ignore_wound`` settings)."""
+    roll = state.roll
+    assert roll is not None
+    setting = plan.extra_wound if power.kind == "extra_wound" else plan.ignore_wound
+    if setting in ("first_chance", "never"):
+        return setting == "first_chance"
+    attacker, defender = state.sides[roll.attacker], state.sides[roll.defender]
+    chosen = dict(roll.powers)
+
+    def wounds(use: bool) -> int:
+        outcome = resolve_attack(attacker.fighter, defender.fighter, roll.dice[roll.attacker],
+                                 roll.dice[roll.defender], attacker.used, defender.used, {**chosen, power.key: use})
+        return outcome.to_attacker if power.kind == "ignore_wound" and role == "attacker" else outcome.to_defender
+
+    hurt = defender if (power.kind == "extra_wound" or role == "defender") else attacker
+    without = wounds(False)
+    if setting == "to_finish":
+        return ends_fight(hurt.dice, wounds(True)) and not ends_fight(hurt.dice, without)
+    if setting == "two_or_more":
+        return without >= 2
+    return ends_fight(hurt.dice, without)  # to_survive
+
+
+def ends_fight(dice: tuple[int, int, int], wounds: int) -> bool:
+    """Taking ``wounds`` forces an attribute to 0: under the rule of one a fighter needs three
+    dice, one per attribute, to fight on (Die Regel der Eins)."""
+    return wounds > 0 and sum(dice) - wounds < 3
 
 
 def _best_move(side: SideState, options: list[tuple[Hex, tuple[Hex, ...]]], end: Command, score) -> Command:
@@ -158,6 +211,48 @@ def reroll_answer(state: FightState, index: int, plan: FightPlan) -> tuple[int, 
     if role == "attack":
         return _best_reroll(options, own, lambda d: _exchange(me.fighter, them.fighter, d, other, me.used, them.used))
     return _best_reroll(options, own, lambda d: -_exchange(them.fighter, me.fighter, other, d, them.used, me.used))
+
+
+def reroll_can_help(state: FightState, index: int) -> bool:
+    """Could any reroll of fighter ``index``'s dice end better than keeping them, against any
+    roll the opponent may end with after its own rerolls?  If not, keeping every die is the
+    answer ("Nicht jeden Wurf wiederholen, den man wiederholen darf"): the dice on the table
+    are public, so this is decided from public information, and nobody is asked."""
+    roll = state.roll
+    assert roll is not None
+    me, them = state.sides[index], state.other(index)
+    return _can_help(choices.roll_role(state, index), me.fighter, them.fighter, me.used, them.used,
+                     roll.dice[index], roll.allowance[index], roll.dice[1 - index], roll.allowance[1 - index])
+
+
+@functools.lru_cache(maxsize=16384)
+def _can_help(role: str, me: Fighter, them: Fighter, used_me: tuple[str, ...], used_them: tuple[str, ...],
+              own: tuple[int, ...], allowance: int, other: tuple[int, ...], other_allowance: int) -> bool:
+    if role == "initiative":
+        def value(mine: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+            return _initiative_value(sum(mine), sum(theirs))
+    elif role == "attack":
+        def value(mine: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+            return _exchange(me, them, mine, theirs, used_me, used_them)
+    else:
+        def value(mine: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+            return -_exchange(them, me, theirs, mine, used_them, used_me)
+    mine = _finals(own, allowance) - {own}
+    for theirs in _finals(other, other_allowance):
+        keep = value(own, theirs)
+        if any(value(m, theirs) > keep for m in mine):
+            return True
+    return False
+
+
+def _finals(dice: tuple[int, ...], allowance: int) -> set[tuple[int, ...]]:
+    """Every roll ``dice`` can end as after rerolling at most ``allowance`` of them."""
+    out = {dice}
+    for subset in reroll_subsets(dice, allowance):
+        keep = [v for i, v in enumerate(dice) if i not in subset]
+        for new in product(range(1, 7), repeat=len(subset)):
+            out.add(tuple(sorted(keep + list(new), reverse=True)))
+    return out
 
 
 def _initiative_value(mine: int, theirs: int) -> float:

@@ -3,7 +3,9 @@
 The creation options pick each side's fighter and equipment by card id (any gladiator or
 slave of the market deck; at most one weapon, armour and special each: "maximal eine Karte
 jeden Typs").  An exhibition draws on the whole deck, so both sides may field the same card.
-Seat 0 controls fighter I (start hex I), seat 1 fighter II.  Everything else is the fight
+Seat 0 controls fighter I (start hex I), seat 1 fighter II.  Each player first says how it
+fights, as a dominus does when accepting an invitation to the games: by a fight plan, or blow
+by blow (both answers in secret, together).  Everything else is the fight
 of :mod:`engine.spartacus.arena.fight`, the one the Spartacus game nests for every arena and
 tournament fight.
 """
@@ -37,7 +39,7 @@ class ArenaDuelRules:
 
     name = "spartacus_arena"
     title = "Spartacus: Arena duel"
-    rules_version = "1"
+    rules_version = "2"  # 2: one-command fight turns, fight plans with the invitation (new state fields)
 
     def options_schema(self) -> Mapping[str, Any]:
         fighters = _ids(*FIGHTER_TYPES)
@@ -62,13 +64,16 @@ class ArenaDuelRules:
             kit = {slot: options.get(f"{slot}_{side}", NO_CARD) for slot in _SLOTS}
             entrants.append(Entrant(seat=seat, fighter=options.get(f"fighter_{side}", default),
                                     **{slot: "" if card == NO_CARD else card for slot, card in kit.items()}))
-        return fight.start_fight(entrants[0], entrants[1], fight_id="duel")
+        return fight.start_fight(entrants[0], entrants[1], fight_id="duel", briefing=True)
 
     def pending(self, state: FightState) -> Pending:
         return fight.pending(state)
 
     def decide(self, state: FightState, command: Command) -> list[Event]:
         return fight.decide(state, command)
+
+    def decide_and_fold(self, state: FightState, command: Command) -> tuple[FightState, list[Event]]:
+        return fight.decide_and_fold(state, command)
 
     def apply(self, state: FightState, event: Event) -> FightState:
         return fight.apply(state, event)

@@ -114,3 +114,55 @@ def duels(first: Entrant, second: Entrant, fights: int, randbelow: RandBelow, *,
         _, events = run_to_end(start, randbelow)
         tally.add(facts(events))
     return tally
+
+
+# --- how many questions a fight asks ---------------------------------------------------------------
+
+@dataclass
+class Asked:
+    """What one fight asked of its players: ``decisions[side]`` answered by the player of fighter
+    I / II, and ``handoffs``: how often the fight, waiting for players, turned from waiting on one
+    player to waiting on the other (answers given together in one simultaneous step count once)."""
+
+    decisions: list[int] = field(default_factory=lambda: [0, 0])
+    handoffs: int = 0
+    rounds: int = 0
+
+
+def play_asking(state: FightState, randbelow: RandBelow, *, max_steps: int = 10_000) -> tuple[FightState, Asked]:
+    """Play a fight to its end, every open decision answered as its ``suggested`` answer (what
+    the default plan would do), chance from ``randbelow``; count what the players were asked.
+
+    A side with a plan is never asked; a side without one answers every decision itself, as a
+    player who fights blow by blow does."""
+    asked = Asked()
+    last: Optional[frozenset[int]] = None
+    for _ in range(max_steps):
+        if state.result is not None:
+            asked.rounds = state.result.rounds
+            return state, asked
+        pending = flow.pending(state)
+        if pending.chance is not None:
+            command = Command(SYSTEM_SEAT, RESOLVE_CHANCE,
+                              {"id": pending.chance.id, "outcome": draw_outcome(pending.chance, randbelow)})
+            state = _fold(state, flow.decide(state, command))
+            continue
+        blocking = [d for d in pending.decisions if d.mode != "free"]
+        if not blocking:
+            raise RuntimeError("the fight waits for nothing")
+        seats = frozenset(d.seat for d in blocking)
+        if last is not None and seats != last:
+            asked.handoffs += 1
+        last = seats
+        for decision in blocking:
+            suggested = decision.context["suggested"]
+            side = state.side_of_seat(decision.seat)
+            asked.decisions[side] += 1
+            state = _fold(state, flow.decide(state, Command(decision.seat, suggested["type"], suggested["args"])))
+    raise RuntimeError(f"fight did not end within {max_steps} steps")
+
+
+def _fold(state: FightState, events: Iterable[Event]) -> FightState:
+    for event in events:
+        state = apply_event(state, event)
+    return state

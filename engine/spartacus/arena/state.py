@@ -3,7 +3,8 @@
 ``phase`` says what the fight waits for:
 
 ==================  ===========================================================================
-``start``           nothing yet: the first step records ``FightBegan``
+``start``           nothing yet: the first step records ``FightBegan`` (once both players are
+                    ``ready``: in a duel each first sets a plan or chooses to fight blow by blow)
 ``round_start``     a round begins (``RoundStarted``)
 ``nets``            fighters with a ready net declare, in secret, whether they throw it
 ``initiative_roll`` chance: both fighters' speed dice
@@ -12,7 +13,8 @@
 ``attack_roll``     chance: attack dice against defence dice
 ``reroll``          fighters with rerolls choose, in secret, which of their dice to reroll
 ``reroll_roll``     chance: the chosen dice
-``settle``          the roll is final: initiative is decided, or the attack is resolved
+``settle``          the roll is final: initiative is decided, or the attack is resolved (once
+                    every once-per-fight power that may change it has been chosen or not)
 ``wounds``          the next fighter owed wounds removes dice
 ``round_end``       both turns done (``FatigueStruck`` from the fatigue round on)
 ``round_over``      the round's fatigue is taken (``RoundEnded``)
@@ -24,24 +26,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, TypeVar
+from typing import Optional
 
+from engine.core.records import evolve  # noqa: F401 - the fight's modules take it from here
 from engine.spartacus.arena.board import ARENA, Board, Hex
 from engine.spartacus.arena.fighters import Fighter
 from engine.spartacus.arena.plan import FightPlan
-
-T = TypeVar("T")
-
-
-def evolve(obj: T, **changes: Any) -> T:
-    """``dataclasses.replace`` for the fight's frozen state classes, without re-running
-    ``__init__`` (the fields are already checked): folding events is the hot path of every
-    simulated fight."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
-    return new
-
 
 #: From the end of this round on, fatigue costs each fighter a die per round (see
 #: ``docs/spartacus-arena.md``, "Fatigue"): a fight always ends.
@@ -93,6 +83,7 @@ class Roll:
     dice: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     allowance: tuple[int, int] = (0, 0)
     choices: tuple[Optional[tuple[int, ...]], Optional[tuple[int, ...]]] = (None, None)
+    powers: tuple[tuple[str, bool], ...] = ()  # once-per-fight powers chosen (or not) for this attack
 
     @property
     def defender(self) -> int:
@@ -166,6 +157,8 @@ class FightState:
     turn: int = 0
     moved: bool = False
     attacked: bool = False
+    staying: bool = False  # the attack of this turn ends it ("attack and stay")
+    ready: tuple[bool, bool] = (True, True)  # a duel waits until both players said how they fight
     nets: tuple[Optional[bool], Optional[bool]] = (False, False)
     roll: Optional[Roll] = None
     last_roll: Optional[SettledRoll] = None

@@ -22,13 +22,16 @@ state and fed through the adapter at the end of this module.
 from __future__ import annotations
 
 from itertools import product
-from typing import Any, Optional
+from typing import Optional
 
-from engine.core.types import SYSTEM_SEAT, Command, Decision, Event, Pending
-from engine.spartacus.game import effects, ledger, reactions
-from engine.spartacus.game.events import FIGHT_EVENT_APPLY
+from engine.core.errors import NoSuchDecision
+from engine.core.types import SYSTEM_SEAT, Command, Decision, Pending
+from engine.spartacus.arena import fight as arena_fight
+from engine.spartacus.arena.plan import DEFAULT_PLAN, PLAN_SCHEMA, plan_from_args
+from engine.spartacus.game import effects, ledger, windows
+from engine.spartacus.game.events import folded_by_the_game, with_fight
 from engine.spartacus.game.errors import BadBet, ChampionSpared
-from engine.spartacus.game.state import Entry, GameState, evolve, thaw
+from engine.spartacus.game.state import Entry, GameState, active_fight, thaw
 from engine.spartacus.game.tx import Tx
 
 BET_KINDS = ("winner_i", "winner_ii", "injury", "decapitation")
@@ -103,7 +106,7 @@ def advance(tx: Tx) -> bool:
     if not a.bets_window:
         tx.emit("BetsWindowOpened")
         if s.cards.has_moment("bets_placed"):
-            reactions.open_window(tx, "bets_placed", s.host)
+            windows.open_window(tx, "bets_placed", s.host)
         return True
     if a.fight is None and not a.result:
         start_fight(tx, a.entries, tournament=False)
@@ -135,7 +138,8 @@ def _reveal_bets(tx: Tx) -> None:
     tx.emit("SealedRevealed", key=s.sealed.key, answers={str(k): v for k, v in bets.items()})
     tx.emit("BetsRevealed", bets={str(k): v for k, v in bets.items()})
     for seat, placed in bets.items():
-        ledger.pay_gold(tx, seat, sum(placed.values()), "bet_stake")
+        # the stakes set aside with the secret answer go onto the board's corners in full
+        ledger.pay_in_full(tx, seat, sum(placed.values()), "bet_stake")
 
 
 def _settle(tx: Tx) -> None:
@@ -144,10 +148,6 @@ def _settle(tx: Tx) -> None:
     res = thaw(s.arena.result)
     wseat, wcard = res["winner_seat"], res["winner_card"]
     lseat, lcard = res["loser_seat"], res["loser_card"]
-    for card in res.get("exhausted", []):
-        owner = s.owner_of(card)
-        if owner >= 0:
-            tx.emit("CardExhausted", seat=owner, card=card, reason="net")
     ledger.gain_influence(tx, wseat, 1, "arena_victory")
     ledger.add_favour(tx, wseat, wcard, "arena_victory")
     m = tx.state.cards.market_card(wcard)
@@ -173,7 +173,7 @@ def _settle(tx: Tx) -> None:
             payouts[str(seat)] = total
     tx.emit("BetsSettled", net=payouts)
     if res["kind"] == "decapitated" and tx.state.cards.has_moment("fighter_died"):
-        reactions.open_window(tx, "fighter_died", s.host, about=lseat)
+        windows.open_window(tx, "fighter_died", s.host, about=lseat)
 
 
 def decisions(s: GameState) -> list[Decision]:
@@ -230,7 +230,7 @@ def decisions(s: GameState) -> list[Decision]:
 
 
 def _bet_schema(s: GameState, seat: int) -> dict:
-    gold = s.player(seat).gold
+    gold = s.player(seat).free_gold
     own = {e.seat: i for i, e in enumerate(s.arena.entries)}
     props = {}
     for kind in BET_KINDS:
@@ -248,6 +248,43 @@ def invite(tx: Tx, seat: int, target: int) -> None:
     tx.emit("InvitationSent", seat=target, host=seat)
 
 
+def plan_seats(state: GameState) -> list[int]:
+    """The dominus who may set a fight plan now: the invited dominus while he answers the
+    invitation, and each dominus who sent a fighter, until the fight begins; in the
+    tournament the two contenders of the match about to be fought."""
+    t = state.tournament
+    if t is not None:
+        return list(t.current) if t.fight is None and len(t.current) == 2 else []
+    a = state.arena
+    if a is None or a.done or a.fight is not None or a.result:
+        return []
+    seats = [e.seat for e in a.entries]
+    if a.awaiting >= 0 and len(a.entries) < 2:
+        seats.append(a.awaiting)
+    return seats
+
+
+def plan_decisions(state: GameState) -> list[Decision]:
+    """A fight plan, set when accepting the invitation and changeable until the fight begins:
+    it answers the fight's decisions (the ones its settings do not leave to ``"ask"``), so a
+    fight needs no more mail.  A free action: it blocks nobody, and only its dominus sees it."""
+    own = {seat: thaw(plan) for seat, plan in state.fight_plans}
+    return [Decision(
+        id=f"fight_plan:{seat}", seat=seat, mode="free",
+        prompt="Set your fighter's fight plan: it answers the fight's decisions for you.",
+        default=Command(seat, "set_fight_plan", DEFAULT_PLAN.to_json()), command_type="set_fight_plan",
+        schema=PLAN_SCHEMA, prompt_key="fight_plan", context={"plan": own.get(seat), "default_plan": DEFAULT_PLAN.to_json()},
+    ) for seat in plan_seats(state)]
+
+
+def choose_plan(tx: Tx, c: Command) -> None:
+    """Record a fight plan for the next fight (private to its dominus)."""
+    if c.seat not in plan_seats(tx.state):
+        raise NoSuchDecision("no fight of yours is about to begin")
+    plan = plan_from_args(c.args)
+    tx.emit("FightPlanChosen", seat=c.seat, plan=plan.to_json() if plan else None)
+
+
 def accept_invitation(tx: Tx, c: Command) -> None:
     """'Whoever accepts chooses a fighter of his house ... with at most one weapon, armour and special card; the choice
     is final' (p. 11)."""
@@ -256,16 +293,18 @@ def accept_invitation(tx: Tx, c: Command) -> None:
 
 
 def place_bets(tx: Tx, c: Command) -> None:
-    """'Never more than 3 gold on one bet ... never bet against your own fighter' (p. 12)."""
+    """'Never more than 3 gold on one bet ... never bet against your own fighter' (p. 12).
+    'The bet is placed in its corner of the board with the house marker on top' (p. 12):
+    the gold staked is set aside at once and cannot be given away before the reveal."""
     bets = {k: int(c.args.get(k, 0)) for k in BET_KINDS}
-    if sum(bets.values()) > tx.state.player(c.seat).gold:
+    if sum(bets.values()) > tx.state.player(c.seat).free_gold:
         raise BadBet("you cannot stake more gold than you have")
     own = {e.seat: i for i, e in enumerate(tx.state.arena.entries)}
     if (own.get(c.seat) == 0 and bets["winner_ii"]) or (own.get(c.seat) == 1 and bets["winner_i"]):
         raise BadBet("never bet against your own fighter")
     if any(v < 0 or v > MAX_BET for v in bets.values()):
         raise BadBet("a bet is 1 to 3 gold")
-    tx.emit("SealedAnswered", seat=c.seat, answer=bets)
+    tx.emit("SealedAnswered", seat=c.seat, answer=bets, commit=sum(bets.values()))
 
 
 def show_thumb(tx: Tx, seat: int, thumb: str) -> None:
@@ -284,7 +323,7 @@ def show_thumb(tx: Tx, seat: int, thumb: str) -> None:
         tx.emit("FighterDied", seat=lseat, card=lcard, how="executed")
         ledger.discard_property(tx, lseat, lcard, "executed")
         if s.cards.has_moment("fighter_died"):
-            reactions.open_window(tx, "fighter_died", s.host, about=lseat)
+            windows.open_window(tx, "fighter_died", s.host, about=lseat)
     else:
         tx.emit("VerdictGiven", thumbs="up", seat=lseat, card=lcard)
 
@@ -295,25 +334,11 @@ HANDLERS = {
     "decline_invitation": lambda tx, c: _decline(tx, c.seat),
     "place_bets": place_bets,
     "show_thumb": lambda tx, c: show_thumb(tx, c.seat, c.args["thumb"]),
+    "set_fight_plan": choose_plan,
 }
 
 
 # ----------------------------------------------------------------------------- the fight (adapter)
-
-def _fight_api() -> Any:
-    from engine.spartacus.arena import fight
-
-    return fight
-
-
-def active_fight(state: GameState) -> Any:
-    """The fight under way: the round's games or a tournament match."""
-    if state.tournament is not None and state.tournament.fight is not None:
-        return state.tournament.fight
-    if state.arena is not None and state.arena.fight is not None:
-        return state.arena.fight
-    return None
-
 
 def start_fight(tx: Tx, entries: tuple[Entry, ...], *, tournament: bool) -> None:
     """'When all bets are placed, the fight begins' (p. 12): fighter I on start hex I, fighter II on II."""
@@ -323,24 +348,25 @@ def start_fight(tx: Tx, entries: tuple[Entry, ...], *, tournament: bool) -> None
                       "special": e.special} for e in entries])
 
 
-def new_fight(state: GameState, data: dict) -> Any:
-    """The arena's fight state for a ``FightOpened`` event (called from ``apply``)."""
-    api = _fight_api()
-    first, second = (api.Entrant(**e) for e in data["entries"])
-    return api.start_fight(first, second, deck=state.cards.deck, fight_id=data["fight"])
-
-
 def advance_fight(tx: Tx) -> bool:
     """Settle the fight once it has a result (its own ``decide`` runs its automatic steps)."""
-    api = _fight_api()
-    fight = active_fight(tx.state)
-    result = api.result(fight)
+    result = arena_fight.result(active_fight(tx.state))
     if result is None:
         return False
     data = dict(result.to_json())
     data["tournament"] = tx.state.tournament is not None and tx.state.tournament.fight is not None
     tx.emit("FightSettled", **data)
+    _exhaust_thrown_nets(tx, data)
     return True
+
+
+def _exhaust_thrown_nets(tx: Tx, result: dict) -> None:
+    """'Before the initiative roll the Net card is exhausted' (Netz): in the games and in every
+    tournament fight alike, a thrown net stays exhausted until the next upkeep."""
+    for card in result.get("exhausted", []):
+        owner = tx.state.owner_of(card)
+        if owner >= 0:
+            tx.emit("CardExhausted", seat=owner, card=card, reason="net")
 
 
 def fight_pending(state: GameState) -> Optional[Pending]:
@@ -348,7 +374,7 @@ def fight_pending(state: GameState) -> Optional[Pending]:
     fight = active_fight(state)
     if fight is None:
         return None
-    return _fight_api().pending(fight)
+    return arena_fight.pending(fight)
 
 
 def fight_decisions(state: GameState) -> list[Decision]:
@@ -358,20 +384,17 @@ def fight_decisions(state: GameState) -> list[Decision]:
 
 
 def fight_command(tx: Tx, command: Command) -> None:
-    """Forward a command that answers the fight to the arena's ``decide``."""
-    for event in _fight_api().decide(active_fight(tx.state), command):
-        tx.emit_event(event)
+    """Forward a command that answers the fight to the arena's ``decide``.
 
-
-def apply_fight_event(state: GameState, event: Event) -> GameState:
-    """Fold one of the fight's own events into the nested fight."""
-    fight = active_fight(state)
-    if fight is None:
-        return state
-    new = _fight_api().apply(fight, event)
-    if state.tournament is not None and state.tournament.fight is not None:
-        return evolve(state, tournament=evolve(state.tournament, fight=new))
-    return evolve(state, arena=evolve(state.arena, fight=new))
+    Events only the nested fight folds change nothing but the fight, so the fight state
+    its ``decide`` reached is put in place at once instead of folding them again here.
+    """
+    fight, events = arena_fight.decide_and_fold(active_fight(tx.state), command)
+    if any(folded_by_the_game(e.type) for e in events):
+        for event in events:
+            tx.emit_event(event)
+        return
+    tx.emit_folded(events, with_fight(tx.state, fight))
 
 
 def is_fight_command(state: GameState, command: Command) -> bool:
@@ -381,12 +404,9 @@ def is_fight_command(state: GameState, command: Command) -> bool:
         return False
     if state.prompts or state.windows or state.resolutions:
         return False  # a reaction window opened during the fight is answered first
-    p = _fight_api().pending(fight)
+    p = arena_fight.pending(fight)
     if command.seat == SYSTEM_SEAT:
         return p.chance is not None
     return any(d.seat == command.seat and (d.command_type == command.type
                                            or any(o.type == command.type for o in d.options or ()))
                for d in p.decisions)
-
-
-FIGHT_EVENT_APPLY.append(apply_fight_event)

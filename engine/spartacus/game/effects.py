@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from engine.spartacus.game import ledger
-from engine.spartacus.game.state import GameState, Play, Resolution, matches_kind
+from engine.spartacus.game import ledger, windows
+from engine.spartacus.game.state import GameState, Play, Resolution, matches_kind, ready_count
 from engine.spartacus.game.tx import Tx
 
 
@@ -68,7 +68,7 @@ def _in_arena(state: GameState) -> set[str]:
 def affordable(state: GameState, seat: int, effects: tuple, x: int = 0) -> bool:
     """Can ``seat`` pay every cost effect of a card now?"""
     p = state.player(seat)
-    gold = p.gold
+    gold = p.free_gold
     need_kind: dict[str, int] = {}
     for eff in effects:
         if not eff.get("cost"):
@@ -96,18 +96,8 @@ def start(tx: Tx, source: str, card: str, actor: int, target: int, *, x: int = 0
     """'The effect on the card takes place at once' (p. 7): push a resolution onto the stack."""
     data: dict[str, Any] = {"source": source, "card": card, "actor": actor, "target": target, "x": x, "window": window}
     if play is not None:
-        data["play"] = play_json(play)
+        data["play"] = windows.play_json(play)
     tx.emit("EffectsStarted", **data)
-
-
-def play_json(play: Play) -> dict:
-    """A played card as event data."""
-    from engine.spartacus.game.state import thaw
-
-    return {
-        "card": play.card, "seat": play.seat, "target": play.target, "kind": play.kind, "window": play.window,
-        "supporters": list(play.supporters), "extra": thaw(play.extra) if play.extra else {},
-    }
 
 
 def step(tx: Tx) -> None:
@@ -132,13 +122,11 @@ def _next(tx: Tx) -> None:
 
 
 def _finish(tx: Tx, r: Resolution, *, fizzled: bool = False) -> None:
-    from engine.spartacus.game import reactions
-
     discard = r.source in ("scheme", "reaction")
     tx.emit("EffectsFinished", source=r.source, card=r.card, seat=r.actor, target=r.target, discard=discard,
             fizzled=fizzled)
     if r.source == "scheme" and not fizzled:
-        reactions.scheme_succeeded(tx, r)
+        windows.scheme_succeeded(tx, r)
 
 
 # ----------------------------------------------------------------------------- immediate ops
@@ -168,7 +156,7 @@ def _take_gold(tx: Tx, r: Resolution, eff: dict) -> None:
 
 def _gold_per_ready(tx: Tx, r: Resolution, eff: dict) -> None:
     seat = _who(eff, r)
-    n = ledger.ready_count(tx.state, seat, eff["kind"])
+    n = ready_count(tx.state, seat, eff["kind"])
     ledger.gain_gold(tx, seat, n * _amount(eff, r), r.card)
     _next(tx)
 
@@ -198,6 +186,8 @@ def _foil(tx: Tx, r: Resolution, eff: dict) -> None:
         if w.id == r.window and w.subject is not None:
             if w.moment == "scheme":
                 tx.emit("SchemeFoiled", window=w.id, card=w.subject.card, seat=w.subject.seat, by=r.actor)
+            elif w.subject.kind == "guard":
+                tx.emit("GuardFoiled", window=w.id, card=w.subject.card, seat=w.subject.seat, by=r.actor)
             else:
                 tx.emit("ReactionFoiled", window=w.id, card=w.subject.card, seat=w.subject.seat, by=r.actor)
             break

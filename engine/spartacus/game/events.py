@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engine.core.types import Event
+from engine.spartacus.arena import fight as arena_fight
+from engine.spartacus.arena.plan import plan_from_json
 from engine.spartacus.game.cards import card_key
 from engine.spartacus.game.state import (
     Arena,
@@ -19,7 +21,6 @@ from engine.spartacus.game.state import (
     Entry,
     GameState,
     Market,
-    MAX_INFLUENCE,
     Offer,
     Play,
     Prompt,
@@ -29,8 +30,10 @@ from engine.spartacus.game.state import (
     Tournament,
     Turn,
     Window,
+    active_fight,
     evolve,
     freeze,
+    thaw,
 )
 
 
@@ -53,16 +56,31 @@ def apply(state: GameState, event: Event) -> GameState:
     return handler(state, dict(event.data))
 
 
-FIGHT_EVENT_APPLY: list[Callable[[GameState, Event], GameState]] = []
-
-
 def apply_any(state: GameState, event: Event) -> GameState:
     """``apply`` including the arena's own fight events."""
     if event.type in _HANDLERS:
         return _HANDLERS[event.type](state, dict(event.data))
-    for hook in FIGHT_EVENT_APPLY:
-        state = hook(state, event)
-    return state
+    return _apply_fight_event(state, event)
+
+
+def _apply_fight_event(state: GameState, event: Event) -> GameState:
+    """Fold one of the fight's own events into the nested fight."""
+    fight = active_fight(state)
+    if fight is None:
+        return state
+    return with_fight(state, arena_fight.apply(fight, event))
+
+
+def with_fight(state: GameState, new: Any) -> GameState:
+    """``state`` with its fight under way (a tournament match, else the round's) replaced."""
+    if state.tournament is not None and state.tournament.fight is not None:
+        return evolve(state, tournament=evolve(state.tournament, fight=new))
+    return evolve(state, arena=evolve(state.arena, fight=new))
+
+
+def folded_by_the_game(event_type: str) -> bool:
+    """Does the game fold this type itself (rather than handing it to the nested fight)?"""
+    return event_type in _HANDLERS
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -221,6 +239,7 @@ def _phase_ended(s: GameState, d: dict) -> GameState:
 
 @on("GameEnded")
 def _game_ended(s: GameState, d: dict) -> GameState:
+    s = _release(s, committed=0, staked=0)
     return evolve(s, stage="over", winners=tuple(d["winners"]), finish=d.get("how", ""), prompts=(), windows=(),
                    resolutions=(), sealed=None, chance=None)
 
@@ -250,7 +269,7 @@ def _gold_given(s: GameState, d: dict) -> GameState:
 @on("InfluenceGained")
 def _influence_gained(s: GameState, d: dict) -> GameState:
     p = s.player(d["seat"])
-    return s.with_player(d["seat"], influence=min(MAX_INFLUENCE, p.influence + d["amount"]))
+    return s.with_player(d["seat"], influence=p.influence + d["amount"])
 
 
 @on("InfluenceLost")
@@ -418,7 +437,8 @@ def _support_answered(s: GameState, d: dict) -> GameState:
     return evolve(s, turn=evolve(s.turn, support=evolve(req, answers=req.answers + ((d["by"], d["granted"]),))))
 
 
-@on("SupportFellShort")
+@on("SupportFellShort")  # recorded by earlier rules: the request closed unplayed
+@on("SupportedSchemeKept")
 def _support_short(s: GameState, d: dict) -> GameState:
     if s.turn is None:
         return s
@@ -446,7 +466,8 @@ def _window_opened(s: GameState, d: dict) -> GameState:
 
 @on("ReactionPassed")
 def _passed(s: GameState, d: dict) -> GameState:
-    return _map_window(s, d["window"], lambda w: evolve(w, index=w.index + 1, rerollable=-1))
+    return _map_window(s, d["window"], lambda w: evolve(w, index=(w.index + 1) % max(1, len(w.order)),
+                                                         passes=w.passes + 1, rerollable=-1))
 
 
 @on("WindowClosed")
@@ -456,13 +477,14 @@ def _window_closed(s: GameState, d: dict) -> GameState:
 
 @on("ReactionPlayed")
 def _reaction_played(s: GameState, d: dict) -> GameState:
+    s = _map_window(s, d["window"], lambda w: evolve(w, passes=0))
     p = s.player(d["seat"])
     return s.with_player(d["seat"], hand=tuple(c for c in p.hand if c != d["card"]))
 
 
 @on("GuardUsed")
 def _guard_used(s: GameState, d: dict) -> GameState:
-    s = _map_window(s, d["window"], lambda w: evolve(w, rerollable=-1))
+    s = _map_window(s, d["window"], lambda w: evolve(w, rerollable=-1, passes=0))
     seat, card = d["seat"], d["card"]
     p = s.player(seat)
     if d["source"] == "table":
@@ -479,7 +501,7 @@ def _guard_rolled(s: GameState, d: dict) -> GameState:
 
 @on("GuardRerolled")
 def _guard_rerolled(s: GameState, d: dict) -> GameState:
-    return _map_window(s, d["window"], lambda w: evolve(w, rerollable=-1))
+    return _map_window(s, d["window"], lambda w: evolve(w, rerollable=-1, passes=0))
 
 
 @on("SchemeFoiled")
@@ -492,6 +514,11 @@ def _scheme_foiled(s: GameState, d: dict) -> GameState:
 def _reaction_foiled(s: GameState, d: dict) -> GameState:
     s = _pop_window(s, d["window"])
     return _to_discard(s, d["card"], "intrigue")
+
+
+@on("GuardFoiled")
+def _guard_foiled(s: GameState, d: dict) -> GameState:
+    return _pop_window(s, d["window"])  # the guard card was discarded when it was used
 
 
 @on("SchemeFizzled")
@@ -560,12 +587,22 @@ def _sealed_opened(s: GameState, d: dict) -> GameState:
 def _sealed_answered(s: GameState, d: dict) -> GameState:
     if s.sealed is None:
         return s
-    return evolve(s, sealed=evolve(s.sealed, answers=s.sealed.answers + ((d["seat"], freeze(d["answer"])),)))
+    s = evolve(s, sealed=evolve(s.sealed, answers=s.sealed.answers + ((d["seat"], freeze(d["answer"])),)))
+    if d.get("commit"):
+        s = s.with_player(d["seat"], committed=d["commit"])
+    return s
 
 
 @on("SealedRevealed")
 def _sealed_revealed(s: GameState, d: dict) -> GameState:
-    return evolve(s, sealed=None)
+    """The hands open: what they held is no longer set aside (the reveal's own events pay it)."""
+    return _release(evolve(s, sealed=None), committed=0)
+
+
+def _release(s: GameState, **changes: Any) -> GameState:
+    if all(all(getattr(p, k) == v for k, v in changes.items()) for p in s.players):
+        return s
+    return evolve(s, players=tuple(evolve(p, **changes) for p in s.players))
 
 
 # ----------------------------------------------------------------------------- market
@@ -623,13 +660,16 @@ def _auction_started(s: GameState, d: dict) -> GameState:
 @on("AuctionTied")
 def _auction_tied(s: GameState, d: dict) -> GameState:
     a = s.market.auction
-    stakes = {k: v for k, v in d["stakes"].items()}
+    stakes = {int(k): v for k, v in d["stakes"].items()}
+    for seat, stake in stakes.items():
+        s = s.with_player(seat, staked=stake)
     return _market(s, auction=evolve(a, bidders=tuple(d["seats"]), round=a.round + 1,
-                                      stakes=tuple(sorted((int(k), v) for k, v in stakes.items()))))
+                                      stakes=tuple(sorted(stakes.items()))))
 
 
 @on("AuctionWon")
 def _auction_won(s: GameState, d: dict) -> GameState:
+    s = _release(s, staked=0)
     s = s.with_player(d["seat"], gold=max(0, s.player(d["seat"]).gold - d["price"]))
     if d.get("card"):
         card = d["card"]
@@ -641,6 +681,7 @@ def _auction_won(s: GameState, d: dict) -> GameState:
 
 @on("AuctionFailed")
 def _auction_failed(s: GameState, d: dict) -> GameState:
+    s = _release(s, staked=0)  # 'the stakes on the table go back to the players' (p. 10)
     if d.get("card"):
         s = _market(s, lots=tuple(c for c in s.market.lots if c != d["card"]))
         s = _to_discard(s, d["card"], "market")
@@ -659,7 +700,7 @@ def _host_dice(s: GameState, d: dict) -> GameState:
 
 @on("HostChosen")
 def _host_chosen(s: GameState, d: dict) -> GameState:
-    s = evolve(s, host=d["seat"])
+    s = _release(evolve(s, host=d["seat"]), staked=0)
     if d.get("price"):
         s = s.with_player(d["seat"], gold=max(0, s.player(d["seat"]).gold - d["price"]))
     return _market(s, auction=None, host_done=True)
@@ -715,12 +756,23 @@ def _bets_revealed(s: GameState, d: dict) -> GameState:
 
 @on("FightOpened")
 def _fight_started(s: GameState, d: dict) -> GameState:
-    from engine.spartacus.game.arena_phase import new_fight
-
-    fight = new_fight(s, d)
+    first, second = (arena_fight.Entrant(**e) for e in d["entries"])
+    chosen = {seat: thaw(plan) for seat, plan in s.fight_plans}
+    plans = tuple(plan_from_json(chosen.get(e.seat)) for e in (first, second))
+    fight = arena_fight.start_fight(first, second, deck=s.cards.deck, fight_id=d["fight"], plans=plans)
+    s = evolve(s, fight_plans=())
     if d.get("tournament"):
         return evolve(s, tournament=evolve(s.tournament, fight=fight))
     return _arena(s, fight=fight)
+
+
+@on("FightPlanChosen")
+def _fight_plan_chosen(s: GameState, d: dict) -> GameState:
+    """A fighter's plan, set when its dominus accepts the invitation (or until the fight begins)."""
+    plans = tuple((seat, plan) for seat, plan in s.fight_plans if seat != d["seat"])
+    if d.get("plan") is not None:
+        plans += ((d["seat"], freeze(d["plan"])),)
+    return evolve(s, fight_plans=plans)
 
 
 @on("FightSettled")
@@ -764,13 +816,14 @@ def _bets_window(s: GameState, d: dict) -> GameState:
 
 @on("ArenaClosed")
 def _arena_closed(s: GameState, d: dict) -> GameState:
-    return _arena(s, done=True)
+    return evolve(_arena(s, done=True), fight_plans=())
 
 
 # ----------------------------------------------------------------------------- tournament
 
 @on("TournamentStarted")
 def _tournament_started(s: GameState, d: dict) -> GameState:
+    s = _release(s, committed=0, staked=0)
     return evolve(s, stage="tournament", tournament=Tournament(seats=tuple(d["seats"])), windows=(), prompts=(),
                    resolutions=(), sealed=None)
 

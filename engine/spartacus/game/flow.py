@@ -10,22 +10,26 @@ placed, a fighter dead) is pushed onto the stack the moment it happens.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
 from engine.core.chance import ChanceRequest, Dice, Pick, Shuffle, check_outcome
 from engine.core.errors import NoSuchDecision
+from engine.core.memo import once_per_state
 from engine.core.types import SYSTEM_SEAT, Command, Decision, Event, Pending
 from engine.spartacus.game import (
     arena_phase,
     effects,
     intrigue,
+    ledger,
     market,
     reactions,
     setup,
     upkeep,
     victory,
 )
-from engine.spartacus.game.state import GameState
+from engine.spartacus.game.errors import NotEnoughGold
+from engine.spartacus.game.state import GameState, active_fight
 from engine.spartacus.game.tx import Tx
 
 _MAX_AUTOMATIC_STEPS = 100_000
@@ -35,6 +39,8 @@ def advance(tx: Tx) -> None:
     """Carry the game on to the next decision or chance (see the module docstring for the order)."""
     for _ in range(_MAX_AUTOMATIC_STEPS):
         s = tx.state
+        if s.stage == "market_open" and s.market is not None and s.market.offers and market.drop_stale(tx):
+            continue
         if s.stage == "over" or s.chance is not None or s.prompts:
             return
         if s.draws_owed:
@@ -48,7 +54,7 @@ def advance(tx: Tx) -> None:
             if reactions.advance(tx):
                 continue
             return
-        if arena_phase.active_fight(s) is not None:
+        if active_fight(s) is not None:
             if arena_phase.advance_fight(tx):
                 continue
             return
@@ -125,6 +131,20 @@ def chance_request(s: GameState) -> ChanceRequest:
 def pending(s: GameState, *, free: bool = True) -> Pending:
     """Chance, or the open decisions; ``free=False`` leaves out the free actions (gifts,
     trades, fight plans) for bots that never take them."""
+    return _pending_with_free(s) if free else _pending_blocking(s)
+
+
+@once_per_state
+def _pending_with_free(s: GameState) -> Pending:
+    return _pending(s, True)
+
+
+@once_per_state
+def _pending_blocking(s: GameState) -> Pending:
+    return _pending(s, False)
+
+
+def _pending(s: GameState, free: bool) -> Pending:
     if s.stage == "over":
         return Pending()
     if s.chance is not None:
@@ -190,28 +210,42 @@ _PROMPTS = {
 
 
 def free_decisions(s: GameState) -> list[Decision]:
-    """'Gold may change hands between players at any time, without restriction' (p. 3)."""
+    """'Gold may change hands between players at any time, without restriction' (p. 3):
+    the gold in the purse, not what is set aside in a closed fist, on the table or on a bet.
+    Whoever holds gold has the decision; how much of it is free follows from their secret
+    answers, so the amount is theirs to see (``private``), and with all of it set aside the
+    decision lists no answer."""
     out = []
     if s.stage.startswith("setup"):
         return out
     for p in s.players:
         if p.gold <= 0 or s.seats < 2:
             continue
-        others = [x for x in range(s.seats) if x != p.seat]
-        out.append(Decision(
-            id=f"give_gold:{p.seat}", seat=p.seat, mode="free", prompt="Give gold to another dominus.",
-            command_type="give_gold", default=Command(p.seat, "give_gold", {"to": others[0], "amount": 1}),
-            schema={
-                "type": "object", "additionalProperties": False, "required": ["to", "amount"],
-                "properties": {
-                    "to": {"type": "integer", "enum": others},
-                    "amount": {"type": "integer", "minimum": 1, "maximum": p.gold},
-                },
-            },
-            prompt_key="give_gold",
-        ))
+        out.append(_gift_decision(p.seat, p.free_gold, s.seats))
+    out.extend(intrigue.support_decisions(s))
     out.extend(market.free_decisions(s))
+    out.extend(intrigue.free_decisions(s))
+    out.extend(arena_phase.plan_decisions(s))
     return out
+
+
+@lru_cache(maxsize=512)
+def _gift_decision(seat: int, free_gold: int, seats: int) -> Decision:
+    """The gift decision of ``seat`` with ``free_gold`` in the purse: the same few recur all
+    game, so each is built once."""
+    others = [x for x in range(seats) if x != seat]
+    schema = None if free_gold <= 0 else {
+        "type": "object", "additionalProperties": False, "required": ["to", "amount"],
+        "properties": {
+            "to": {"type": "integer", "enum": others},
+            "amount": {"type": "integer", "minimum": 1, "maximum": free_gold},
+        },
+    }
+    return Decision(
+        id=f"give_gold:{seat}", seat=seat, mode="free", prompt="Give gold to another dominus.",
+        command_type="give_gold", default=Command(seat, "give_gold", {"to": others[0], "amount": 1}),
+        schema=schema, options=() if schema is None else None, prompt_key="give_gold", private=True,
+    )
 
 
 # ----------------------------------------------------------------------------- decide
@@ -247,12 +281,9 @@ def _chance(tx: Tx, command: Command) -> None:
 
 
 def _give_gold(tx: Tx, c: Command) -> None:
-    from engine.spartacus.game import ledger
-    from engine.spartacus.game.errors import NotEnoughGold
-
     amount = c.args["amount"]
-    if amount > tx.state.player(c.seat).gold:
-        raise NotEnoughGold("you cannot give more gold than you have")
+    if amount > tx.state.player(c.seat).free_gold:
+        raise NotEnoughGold("you cannot give gold you have set aside or do not have")
     ledger.give_gold(tx, c.seat, c.args["to"], amount, "gift")
 
 
@@ -267,7 +298,8 @@ HANDLERS: dict[str, Callable[[Tx, Command], None]] = {
     "end_turn": lambda tx, c: intrigue.end_turn(tx, c.seat),
     "sell_intrigue_card": lambda tx, c: intrigue.sell(tx, c.seat, c.args["card"]),
     "place_guard": lambda tx, c: intrigue.place_guard(tx, c.seat, c.args["card"]),
-    "play_scheme": lambda tx, c: intrigue.play_scheme(tx, c.seat, c.args["card"], c.args["target"]),
+    "play_scheme": lambda tx, c: intrigue.play_scheme_command(tx, c.seat, c.args["card"], c.args["target"]),
+    "keep_scheme": lambda tx, c: intrigue.keep_scheme(tx, c.seat),
     "request_support": lambda tx, c: intrigue.request_support(tx, c.seat, c.args["card"], c.args["target"],
                                                               list(c.args["from"])),
     "grant_support": lambda tx, c: intrigue.answer_support(tx, c.seat, True),

@@ -4,8 +4,12 @@
   is used up, the discard pile is shuffled to form a new deck' (rulebook p. 5).
 - 'During his intrigue turn a player may sell cards, use special abilities or play a
   scheme, in any order' (p. 6).
-- 'Guards can be put from the hand onto the table at any time' (p. 8) -- Capua offers it
-  as a turn action (and in no other moment, where it could change nothing).
+- 'Guards can be put from the hand onto the table at any time' (p. 8): a free action of
+  every dominus holding one, in every phase, also while selling down to the hand limit.
+- 'Should a player not have enough influence, he may ask another player for support ...
+  it is not necessary to show the scheme, nor must one tell the truth' (p. 6): a free
+  action of the turn's dominus, with any card and any group, as often as he likes; once
+  all have answered, he plays with the support promised or keeps the card.
 - 'After the turn a player may hold no more cards than his influence allows; excess cards
   must be sold' (p. 9), and again 'at the end of the phase' (p. 5) for anyone whose hand
   grew or whose influence fell after his turn.
@@ -13,12 +17,10 @@
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from engine.core.types import Command, Decision
-from engine.spartacus.game import effects, ledger, reactions
-from engine.spartacus.game.errors import NotEnoughGold, NotEnoughInfluence
-from engine.spartacus.game.state import GameState, Play
+from engine.spartacus.game import effects, ledger, windows
+from engine.spartacus.game.errors import IllegalCommand, NotEnoughGold, NotEnoughInfluence, NotYourCard
+from engine.spartacus.game.state import GameState, Play, SupportRequest
 from engine.spartacus.game.tx import Tx
 
 HAND_DRAW = 3
@@ -76,9 +78,6 @@ def advance_turns(tx: Tx) -> bool:
             return _sell_down_at_phase_end(tx)
         tx.emit("IntrigueTurnStarted", seat=s.turn_order[0])
         return True
-    if turn.support is not None and all(any(b == a for b, _ in turn.support.answers) for a in turn.support.asked):
-        _support_answered(tx)
-        return True
     if turn.ending and len(s.player(turn.seat).hand) <= hand_limit(s, turn.seat):
         tx.emit("IntrigueTurnEnded", seat=turn.seat)
         return True
@@ -111,6 +110,8 @@ def decisions(state: GameState) -> list[Decision]:
     if turn is None:
         return []
     if turn.support is not None:
+        if support_complete(turn.support):
+            return [_supported_decision(state)]
         out = []
         answered = {b for b, _ in turn.support.answers}
         for seat in turn.support.asked:
@@ -129,6 +130,7 @@ def decisions(state: GameState) -> list[Decision]:
     p = state.player(seat)
     if turn.ending:
         options = tuple(Command(seat, "sell_intrigue_card", {"card": c}) for c in p.hand)
+        options += tuple(guard_placings(state, seat))  # a guard laid out leaves the hand too (p. 8)
         cheapest = min(p.hand, key=lambda c: (state.cards.intrigue_card(c).gold, c))
         return [Decision(
             id=f"hand_limit:{state.round}:{seat}:{turn.steps}",
@@ -149,29 +151,17 @@ def decisions(state: GameState) -> list[Decision]:
 def turn_actions(state: GameState, seat: int) -> list[Command]:
     """'Sell cards, use special abilities or play a scheme, in any order' (p. 6)."""
     p = state.player(seat)
-    turn = state.turn
     out: list[Command] = []
     for card in p.hand:
         out.append(Command(seat, "sell_intrigue_card", {"card": card}))
-    for card in p.hand:
-        c = state.cards.intrigue_card(card)
-        if c.type == "guard":
-            out.append(Command(seat, "place_guard", {"card": card}))
-    others = [s for s in range(state.seats) if s != seat]
+    out.extend(guard_placings(state, seat))
     for card in p.hand:
         c = state.cards.intrigue_card(card)
         if c.type != "scheme" or not effects.affordable(state, seat, c.effects):
             continue
-        need = scheme_need(state, seat, card)
-        for target in range(state.seats):
-            if p.influence >= need:
+        if p.influence >= scheme_need(state, seat, card):
+            for target in range(state.seats):
                 out.append(Command(seat, "play_scheme", {"card": card, "target": target}))
-            elif card not in turn.asked_with:
-                for k in range(1, len(others) + 1):
-                    for group in combinations(others, k):
-                        if p.influence + sum(state.player(g).influence for g in group) >= need:
-                            out.append(Command(seat, "request_support",
-                                               {"card": card, "target": target, "from": list(group)}))
     out.extend(ability_commands(state, seat))
     out.extend(market_ability_commands(state, seat))
     return out
@@ -256,9 +246,35 @@ def sell(tx: Tx, seat: int, card: str) -> None:
     tx.emit("IntrigueCardSold", seat=seat, card=card, gold=tx.state.cards.intrigue_card(card).gold)
 
 
+def guard_placings(state: GameState, seat: int) -> list[Command]:
+    """'Guards can be put from the hand onto the table at any time' (p. 8)."""
+    p = state.player(seat)
+    return [Command(seat, "place_guard", {"card": c}) for c in p.hand if state.cards.intrigue_card(c).type == "guard"]
+
+
+def free_decisions(state: GameState) -> list[Decision]:
+    """'Guards can be put from the hand onto the table at any time' (p. 8): a free action in
+    every phase.  It blocks nobody.  Every dominus holding cards has it, whether or not a
+    guard is among them (the hand's size is public, its cards are not), so its existence
+    tells nobody anything; its options, the guards in hand, may be none (``private``)."""
+    out = []
+    for p in state.players:
+        if not p.hand:
+            continue
+        options = tuple(guard_placings(state, p.seat))
+        out.append(Decision(
+            id=f"place_guard:{p.seat}", seat=p.seat, mode="free",
+            prompt="Put a guard from your hand on your table (you may, at any time).",
+            default=options[0] if options else Command(p.seat, "place_guard", {}), options=options,
+            prompt_key="place_guard", private=True,
+        ))
+    return out
+
+
 def place_guard(tx: Tx, seat: int, card: str) -> None:
     """'Guards can be put from the hand onto the table at any time; once there they cannot go back' (p. 8)."""
-    tx.emit("TurnStepTaken", seat=seat)
+    if tx.state.turn is not None and tx.state.turn.seat == seat:
+        tx.emit("TurnStepTaken", seat=seat)
     tx.emit("GuardPlaced", seat=seat, card=card)
 
 
@@ -273,6 +289,99 @@ def end_turn(tx: Tx, seat: int) -> None:
 
 # ----------------------------------------------------------------------------- schemes & support
 
+def support_complete(req: SupportRequest) -> bool:
+    """Has every dominus asked given an answer?"""
+    answered = {b for b, _ in req.answers}
+    return all(a in answered for a in req.asked)
+
+
+def granted(req: SupportRequest) -> tuple[int, ...]:
+    """The domini who promised their support."""
+    return tuple(b for b, g in req.answers if g)
+
+
+def support_decisions(state: GameState) -> list[Decision]:
+    """'If your influence is not enough, you may ask other players for support' (p. 6):
+    a free action of the turn's dominus, whenever no request is open.  Any intrigue card
+    in hand may be named and any group asked, again after a refusal and even when their
+    influence could not cover the card: 'the card need not be shown, nor need the truth
+    be told' (p. 6), so asking reveals nothing the table could not also get from a bluff."""
+    turn = state.turn
+    if state.stage != "intrigue_turns" or turn is None or turn.ending or turn.support is not None:
+        return []
+    if state.prompts or state.windows or state.resolutions or state.chance is not None:
+        return []
+    seat = turn.seat
+    hand = list(state.player(seat).hand)
+    others = [x for x in range(state.seats) if x != seat]
+    if not hand or not others:
+        return []
+    return [Decision(
+        id=f"request_support:{state.round}:{seat}:{turn.steps}", seat=seat, mode="free",
+        prompt="Ask other domini to support a scheme with their influence.",
+        command_type="request_support",
+        default=Command(seat, "request_support", {"card": hand[0], "target": seat, "from": others[:1]}),
+        schema={
+            "type": "object", "additionalProperties": False, "required": ["card", "target", "from"],
+            "properties": {
+                "card": {"type": "string", "enum": hand},
+                "target": {"type": "integer", "enum": list(range(state.seats))},
+                "from": {"type": "array", "uniqueItems": True, "minItems": 1, "maxItems": len(others),
+                         "items": {"type": "integer", "enum": others}},
+            },
+        },
+        prompt_key="request_support", order=1, private=True,
+    )]
+
+
+def _supported_decision(state: GameState) -> Decision:
+    """Every dominus asked has answered: the asker plays the scheme with the support
+    promised (if it now suffices) or keeps the card -- a choice, so that neither the
+    answers nor the outcome tell the table what the card needs."""
+    turn = state.turn
+    req = turn.support
+    seat = turn.seat
+    keep = Command(seat, "keep_scheme", {})
+    options = [keep]
+    if _supported_play_legal(state, seat, req):
+        options.append(Command(seat, "play_scheme", {"card": req.card, "target": req.target}))
+    return Decision(
+        id=f"supported:{state.round}:{seat}:{turn.steps}", seat=seat, mode="turn",
+        prompt="Everyone asked has answered: play the scheme with the support promised, or keep the card.",
+        default=keep, options=tuple(options), prompt_key="supported",
+        prompt_args={"granted": list(granted(req))},
+        # whether playing is possible follows from the hidden card: never answered for the asker
+        private=True,
+    )
+
+
+def _supported_play_legal(state: GameState, seat: int, req: SupportRequest) -> bool:
+    if req.card not in state.player(seat).hand:
+        return False
+    c = state.cards.intrigue_card(req.card)
+    if c.type != "scheme" or not effects.affordable(state, seat, c.effects):
+        return False
+    total = state.player(seat).influence + sum(state.player(x).influence for x in granted(req))
+    return total >= scheme_need(state, seat, req.card)
+
+
+def play_scheme_command(tx: Tx, seat: int, card: str, target: int) -> None:
+    """``play_scheme``: with the support promised when it answers a completed request."""
+    turn = tx.state.turn
+    req = turn.support if turn is not None else None
+    if req is not None and support_complete(req):
+        if card != req.card or target != req.target:
+            raise IllegalCommand("play the scheme you asked support for, or keep it")
+        play_scheme(tx, seat, card, target, granted(req))
+        return
+    play_scheme(tx, seat, card, target)
+
+
+def keep_scheme(tx: Tx, seat: int) -> None:
+    """The asker does not play: the card stays in hand, and nobody learns why."""
+    tx.emit("SupportedSchemeKept", seat=seat)
+
+
 def play_scheme(tx: Tx, seat: int, card: str, target: int, supporters: tuple[int, ...] = ()) -> None:
     """'When playing the card, say which dominus is its target; you may target yourself' (p. 6)."""
     s = tx.state
@@ -285,33 +394,31 @@ def play_scheme(tx: Tx, seat: int, card: str, target: int, supporters: tuple[int
     if not supporters:
         tx.emit("TurnStepTaken", seat=seat)
     tx.emit("SchemePlayed", seat=seat, card=card, target=target, supporters=list(supporters))
-    reactions.open_scheme_window(
-        tx, Play(card=card, seat=seat, target=target, kind="scheme", supporters=tuple(supporters))
-    )
+    play = Play(card=card, seat=seat, target=target, kind="scheme", supporters=tuple(supporters))
+    if not windows.open_scheme_window(tx, play):  # nobody could foil it: it takes effect at once
+        effects.start(tx, "scheme", card, seat, target, play=play)
 
 
 def request_support(tx: Tx, seat: int, card: str, target: int, asked: list[int]) -> None:
-    """'A player short of influence may ask others for support ... the card need not be shown,
-    nor need the truth be told' (p. 6).  Capua lets each card be put to one request per turn."""
+    """'Should a player not have enough influence, he may ask another player for support
+    ... It is not necessary to show the scheme to ask for support, nor must one tell the
+    truth about one's plans' (p. 6).  'A scheme may be supported by any number of other
+    players' (p. 6): any group may be asked, as often as the dominus likes."""
+    s = tx.state
+    turn = s.turn
+    if turn is None or turn.seat != seat or turn.ending or turn.support is not None:
+        raise IllegalCommand("ask for support during your own intrigue turn, one request at a time")
+    if card not in s.player(seat).hand:
+        raise NotYourCard("name an intrigue card in your hand")
+    if not asked or len(set(asked)) != len(asked) or any(x == seat or not 0 <= x < s.seats for x in asked):
+        raise IllegalCommand("ask one or more other domini")
+    if not 0 <= target < s.seats:
+        raise IllegalCommand("name a dominus as the target")
     tx.emit("TurnStepTaken", seat=seat)
     tx.emit("SupportRequested", seat=seat, card=card, target=target, asked=sorted(asked))
 
 
-def answer_support(tx: Tx, seat: int, granted: bool) -> None:
+def answer_support(tx: Tx, seat: int, grant: bool) -> None:
     """'Once support is promised it may not be withdrawn under any circumstances' (p. 6)."""
-    tx.emit("SupportAnswered", seat=tx.state.turn.seat, by=seat, granted=granted)
-
-
-def _support_answered(tx: Tx) -> None:
-    s = tx.state
-    turn = s.turn
-    req = turn.support
-    supporters = tuple(b for b, g in req.answers if g)
-    total = s.player(turn.seat).influence + sum(s.player(x).influence for x in supporters)
-    c = s.cards.intrigue_card(req.card)
-    if total >= scheme_need(s, turn.seat, req.card) and effects.affordable(s, turn.seat, c.effects) \
-            and req.card in s.player(turn.seat).hand:
-        play_scheme(tx, turn.seat, req.card, req.target, supporters)
-    else:
-        tx.emit("SupportFellShort", seat=turn.seat)
+    tx.emit("SupportAnswered", seat=tx.state.turn.seat, by=seat, granted=grant)
 

@@ -4,22 +4,22 @@
   loses 1 influence' (rulebook p. 13).
 - 'Reactions ... when a dominus is left without gold' (p. 7, Destitute!): a dominus whose
   public gold drops to 0 opens the ``gold_emptied`` reaction window at once.
-- Influence never drops below 0 nor climbs above the track's end.
+- Influence never drops below 0; it climbs above a cap only where a group chose one
+  (the ``influence_cap`` house rule).
 """
 
 from __future__ import annotations
 
-from engine.spartacus.game.state import MAX_INFLUENCE, GameState
+from engine.spartacus.game import windows
+from engine.spartacus.game.state import GameState
 from engine.spartacus.game.tx import Tx
 
 
 def _emptied(tx: Tx, seat: int, before: int) -> None:
     """Hidden gold (the auctions) is checked when it is revealed, not here."""
-    from engine.spartacus.game import reactions  # reactions pay through the ledger
-
     p = tx.state.player(seat)
     if before > 0 and p.gold == 0 and not p.gold_hidden:
-        reactions.left_without_gold(tx, seat)
+        windows.left_without_gold(tx, seat)
 
 
 def gain_gold(tx: Tx, seat: int, amount: int, reason: str) -> None:
@@ -28,20 +28,44 @@ def gain_gold(tx: Tx, seat: int, amount: int, reason: str) -> None:
         tx.emit("GoldGained", seat=seat, amount=amount, reason=reason)
 
 
+class PaymentShort(RuntimeError):
+    """A payment the rules guarantee found less gold than it needs: a bug, never a rule."""
+
+
 def pay_gold(tx: Tx, seat: int, amount: int, reason: str) -> int:
-    """Pay up to ``amount`` to the bank; return what was paid."""
-    before = tx.state.player(seat).gold
-    paid = min(amount, before)
+    """A card's loss of gold: up to ``amount`` of the gold not set aside goes to the bank;
+    return what was paid.  (Costs are checked before a card takes effect, so a cost is
+    paid in full; 'the target pays up to 3 gold' takes what there is.)"""
+    p = tx.state.player(seat)
+    paid = min(amount, p.free_gold)
     if paid > 0:
         tx.emit("GoldPaid", seat=seat, amount=paid, reason=reason)
-        _emptied(tx, seat, before)
+        _emptied(tx, seat, p.gold)
     return paid
 
 
+def pay_in_full(tx: Tx, seat: int, amount: int, reason: str) -> None:
+    """A payment the dominus committed to (the bets, the upkeep): made in full, from gold
+    that was set aside for it until the reveal."""
+    p = tx.state.player(seat)
+    if amount > p.free_gold:
+        raise PaymentShort(f"seat {seat} owes {amount} gold ({reason}) and holds {p.free_gold} not set aside")
+    if amount > 0:
+        tx.emit("GoldPaid", seat=seat, amount=amount, reason=reason)
+        _emptied(tx, seat, p.gold)
+
+
+def check_covered(state: GameState, seat: int, amount: int, reason: str) -> None:
+    """Raise :class:`PaymentShort` unless ``seat`` holds ``amount`` gold (set aside or not)."""
+    if amount > state.player(seat).gold:
+        raise PaymentShort(f"seat {seat} owes {amount} gold ({reason}) and holds {state.player(seat).gold}")
+
+
 def give_gold(tx: Tx, frm: int, to: int, amount: int, reason: str) -> int:
-    """'Gold can change hands between two players at any time' (p. 3)."""
+    """'Gold can change hands between two players at any time' (p. 3) -- only gold not set
+    aside: a bid in the closed fist, a stake on the table or a bet is not in the purse."""
     before = tx.state.player(frm).gold
-    given = min(amount, before)
+    given = min(amount, tx.state.player(frm).free_gold)
     if given > 0 and frm != to:
         tx.emit("GoldGiven", **{"from": frm, "to": to, "amount": given, "reason": reason})
         _emptied(tx, frm, before)
@@ -49,9 +73,11 @@ def give_gold(tx: Tx, frm: int, to: int, amount: int, reason: str) -> int:
 
 
 def gain_influence(tx: Tx, seat: int, amount: int, reason: str) -> None:
-    """Influence up, never past the track's end."""
+    """Influence up; with the ``influence_cap`` house rule, never past the cap (the
+    rulebook sets none)."""
     now = tx.state.player(seat).influence
-    real = min(amount, MAX_INFLUENCE - now)
+    cap = int(tx.state.option("influence_cap", 0) or 0)
+    real = min(amount, cap - now) if cap else amount
     if real > 0:
         tx.emit("InfluenceGained", seat=seat, amount=real, reason=reason)
 
@@ -95,15 +121,3 @@ def add_favour(tx: Tx, seat: int, card: str, reason: str) -> None:
         tx.emit("ChampionCrowned", seat=seat, card=card)
         gain_influence(tx, seat, 1, "champion_gained")
 
-
-def ready_count(state: GameState, seat: int, kind: str) -> int:
-    """Ready cards of ``kind``; a ready slave that 'counts as two slaves' counts twice."""
-    total = 0
-    for a in state.player(seat).of_kind(kind, ready_only=True):
-        weight = 1
-        if a.kind == "slave" and kind == "slave":
-            for ab in state.cards.market_card(a.id).abilities:
-                if ab.op == "counts_as_slaves":
-                    weight = max(weight, ab.amount or 2)
-        total += weight
-    return total

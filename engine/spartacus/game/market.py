@@ -2,7 +2,8 @@
 
 - 'In the open market players may buy, sell or trade their property among themselves or
   sell it to the bank; there is no fixed order' (p. 9).  Trades are free actions that block
-  nobody: propose, counter, accept, reject, withdraw.  'This is the ONLY time gladiators,
+  nobody: propose, counter, accept, reject, withdraw; an offer whose cards or gold are gone
+  is withdrawn at once.  'This is the ONLY time gladiators,
   slaves, equipment or guards change owner'; 'intrigue cards can NEVER be traded' (p. 9).
 - 'To sell to the bank, discard the card and take the printed gold' (p. 9).
 - 'When done trading, each player takes his gold and hides it ... when all have, the
@@ -11,7 +12,9 @@
   auction it with secret bids; the highest bid wins and pays the bank' (p. 10).  'Equal
   bids: those players put their gold on the table and bid again, only the highest bidders
   taking part, adding to their stakes' (p. 10).  'If in any bidding round nobody bids any
-  gold, the auction fails: the card is discarded and the stakes go back' (p. 10).
+  gold, the auction fails: the card is discarded and the stakes go back' (p. 10).  The
+  gold in a closed fist and a stake on the table are set aside (``Player.committed``,
+  ``Player.staked``): they cannot be given away, so the winner always pays in full.
 - Host auction: 'all auction rules apply, except that a failed auction is decided by a die
   roll of the remaining bidders, rerolling ties' (p. 11).  Then 'players put their gold
   back on their house cards' (p. 11).
@@ -21,8 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.errors import RuleViolation
 from engine.core.types import Command, Decision
-from engine.spartacus.game import ledger, reactions
+from engine.spartacus.game import ledger, windows
 from engine.spartacus.game.cards import market_card_or_none
 from engine.spartacus.game.errors import BadTrade, CardNotReady, GoldHidden, NotEnoughGold, NotYourCard
 from engine.spartacus.game.state import GameState
@@ -87,7 +91,7 @@ def advance(tx: Tx) -> bool:
             tx.emit("StageChanged", stage="market_done")
             for seat, gold_then in m.hidden_at:
                 if gold_then > 0 and s.player(seat).gold == 0:
-                    reactions.left_without_gold(tx, seat)
+                    windows.left_without_gold(tx, seat)
             return True
         if s.sealed is not None and s.sealed.complete:
             _reveal(tx)
@@ -115,6 +119,7 @@ def _reveal(tx: Tx) -> None:
     if len(leaders) == 1:
         seat = leaders[0]
         price = a.stake(seat) + top
+        ledger.check_covered(s, seat, price, "auction")
         if a.host:
             tx.emit("HostChosen", seat=seat, price=price, how="auction")
         else:
@@ -166,7 +171,7 @@ def decisions(s: GameState) -> list[Decision]:
         for seat in s.sealed.seats:
             if s.sealed.answered(seat):
                 continue
-            room = max(0, s.player(seat).gold - a.stake(seat))
+            room = s.player(seat).free_gold
             what = "the host marker" if a.host else s.cards.market_card(a.lot).name
             out.append(Decision(
                 id=f"{s.sealed.key}:{seat}", seat=seat, mode="simultaneous", group=s.sealed.key,
@@ -198,11 +203,17 @@ def free_decisions(s: GameState) -> list[Decision]:
         partners = [x for x in open_seats if x != seat]
         theirs = sorted({c for x in partners for c in tradeable(s, x)})
         if partners and (mine or theirs):
+            # the default is a legal offer: one of my cards for nothing, else one of theirs
+            if mine:
+                default = {"to": partners[0], "give": [mine[0]], "take": [], "gold": 0}
+            else:
+                owner = next(x for x in partners if theirs[0] in tradeable(s, x))
+                default = {"to": owner, "give": [], "take": [theirs[0]], "gold": 0}
             out.append(Decision(
                 id=f"propose_trade:{s.round}:{seat}", seat=seat, mode="free",
                 prompt="Offer a trade: your cards and/or gold for theirs.",
                 command_type="propose_trade",
-                default=Command(seat, "propose_trade", {"to": partners[0], "give": [], "take": [], "gold": 0}),
+                default=Command(seat, "propose_trade", default),
                 schema=_trade_schema(seat, partners, mine, theirs, s), prompt_key="propose_trade",
             ))
         for o in s.market.offers:
@@ -238,7 +249,7 @@ def free_decisions(s: GameState) -> list[Decision]:
 
 
 def _trade_schema(seat: int, partners: list[int], mine: list[str], theirs: list[str], s: GameState) -> dict:
-    richest = max([s.player(x).gold for x in partners] + [0])
+    richest = max([s.player(x).free_gold for x in partners] + [0])
     return {
         "type": "object", "additionalProperties": False, "required": ["to", "give", "take", "gold"],
         "properties": {
@@ -247,7 +258,7 @@ def _trade_schema(seat: int, partners: list[int], mine: list[str], theirs: list[
                      "maxItems": len(mine)},
             "take": {"type": "array", "uniqueItems": True, "items": {"type": "string", "enum": theirs or [""]},
                      "maxItems": len(theirs)},
-            "gold": {"type": "integer", "minimum": -richest, "maximum": s.player(seat).gold},
+            "gold": {"type": "integer", "minimum": -richest, "maximum": s.player(seat).free_gold},
         },
     }
 
@@ -284,9 +295,9 @@ def _check_offer(s: GameState, frm: int, to: int, give: list[str], take: list[st
     for c in take:
         if c not in tradeable(s, to):
             raise BadTrade(f"{c} is not a ready card of seat {to}")
-    if gold > 0 and s.player(frm).gold < gold:
+    if gold > 0 and s.player(frm).free_gold < gold:
         raise NotEnoughGold("the proposer lacks that gold")
-    if gold < 0 and s.player(to).gold < -gold:
+    if gold < 0 and s.player(to).free_gold < -gold:
         raise NotEnoughGold("the recipient lacks that gold")
     if not give and not take and gold == 0:
         raise BadTrade("an empty trade")
@@ -323,16 +334,20 @@ def accept_trade(tx: Tx, seat: int, offer_id: int) -> None:
         ledger.give_gold(tx, o.frm, o.to, o.gold, "trade")
     elif o.gold < 0:
         ledger.give_gold(tx, o.to, o.frm, -o.gold, "trade")
-    _drop_stale(tx)
 
 
-def _drop_stale(tx: Tx) -> None:
+def drop_stale(tx: Tx) -> bool:
+    """An offer whose cards or gold are gone (given away, sold, exhausted) is withdrawn at
+    once, even while a reaction window is open, so that every offer listed can be accepted."""
     s = tx.state
+    dropped = False
     for o in s.market.offers:
         try:
             _check_offer(s, o.frm, o.to, list(o.give), list(o.take), o.gold)
-        except Exception:
+        except RuleViolation:
             tx.emit("TradeWithdrawn", offer=o.id, reason="no_longer_possible")
+            dropped = True
+    return dropped
 
 
 def reject_trade(tx: Tx, seat: int, offer_id: int) -> None:
@@ -374,11 +389,11 @@ def hide_gold(tx: Tx, seat: int) -> None:
 
 def place_bid(tx: Tx, seat: int, amount: int) -> None:
     """'Every player takes his stake in his closed hand' (p. 10): a secret bid, at most the
-    gold not yet on the table."""
-    a = tx.state.market.auction
-    if amount > tx.state.player(seat).gold - a.stake(seat):
-        raise NotEnoughGold("you cannot bid more gold than you hold")
-    tx.emit("SealedAnswered", seat=seat, answer={"amount": amount})
+    gold not yet on the table.  The gold in the fist is set aside until the hands open:
+    it can be neither given nor traded away meanwhile, so the winner pays in full."""
+    if amount < 0 or amount > tx.state.player(seat).free_gold:
+        raise NotEnoughGold("you cannot bid more gold than you hold besides your stake")
+    tx.emit("SealedAnswered", seat=seat, answer={"amount": amount}, commit=amount)
 
 
 def _a(c: Command, name: str) -> Any:

@@ -6,12 +6,16 @@
   not reactions (exceptions are on the cards)' (p. 8).
 - 'A guard can only foil a scheme that targets its owner: discard it and roll a die, on 4,
   5 or 6 the scheme is foiled ... use as many guards as you have, or another reaction from
-  your hand' (p. 8).
+  your hand' (p. 8); 'guards are a special kind of reaction' (p. 8), so a card that foils
+  a reaction foils a guard's use too (before its die is rolled).
 
-A window lists every other dominus in clockwise order from the player who opened it; each
-answers in turn (pass, play a reaction, use a guard).  A dominus with no legal answer is
-passed automatically with the same ``ReactionPassed`` event a voluntary pass records, so
-the window never shows who holds what.
+A window asks the seats it addresses (:mod:`engine.spartacus.game.windows`: every seat that
+could answer in principle, from public information) one at a time, clockwise from the
+rulebook's first responder.  Every addressed seat gets the decision, whatever it holds:
+a seat with nothing playable may only pass, and nobody else can tell.  An answer (a
+reaction, a guard, a guard's reroll) keeps the floor with the one who gave it -- a failed
+guard may be followed by another -- and asks everybody again: the window closes only when
+every addressed seat has passed in a row since the last answer.
 """
 
 from __future__ import annotations
@@ -19,57 +23,12 @@ from __future__ import annotations
 from typing import Optional
 
 from engine.core.types import Command, Decision
-from engine.spartacus.game import effects, ledger
-from engine.spartacus.game.state import GameState, Play, Resolution, Window
+from engine.spartacus.game import effects, windows
+from engine.spartacus.game.state import GameState, Play, Window
 from engine.spartacus.game.tx import Tx
 
 
-def open_window(tx: Tx, moment: str, first: int, *, exclude: tuple[int, ...] = (), about: int = -1,
-                subject: Optional[Play] = None, scheme: Optional[Play] = None) -> None:
-    """Open a window on top of the stack: it is answered before anything opened earlier."""
-    order = [s for s in tx.state.clockwise(first) if s not in exclude]
-    data = {"window": tx.state.seq, "moment": moment, "order": order, "about": about}
-    if subject is not None:
-        data["subject"] = effects.play_json(subject)
-    if scheme is not None:
-        data["scheme"] = effects.play_json(scheme)
-    tx.emit("WindowOpened", **data)
-
-
-def open_scheme_window(tx: Tx, play: Play) -> None:
-    """'Foiling reactions can be played in answer to a scheme another dominus plays' (p. 8)."""
-    open_window(tx, "scheme", play.seat + 1, exclude=(play.seat,), subject=play)
-
-
-def scheme_succeeded(tx: Tx, r: Resolution) -> None:
-    """After a scheme succeeds, reactions tied to that moment may follow (Empty Brothel)."""
-    if tx.state.cards.has_moment("scheme_succeeded") and r.play is not None:
-        open_window(tx, "scheme_succeeded", r.actor + 1, scheme=r.play)
-
-
-def left_without_gold(tx: Tx, seat: int) -> None:
-    """'John can now play Destitute!, -1 influence for a player without gold' (p. 7): the
-    moment a dominus is left without gold, the others may react -- at once, before the
-    effect, payment or phase that emptied the purse goes on."""
-    if tx.state.cards.has_moment("gold_emptied") and tx.state.stage != "over":
-        open_window(tx, "gold_emptied", seat + 1, exclude=(seat,), about=seat)
-
-
 # ----------------------------------------------------------------------------- legal answers
-
-def _condition(state: GameState, requires: tuple[str, ...], target: int) -> bool:
-    if target < 0:
-        return not requires
-    p = state.player(target)
-    for req in requires:
-        if req == "target_has_no_gold" and (p.gold != 0 or p.gold_hidden):
-            return False
-        if req == "target_has_no_ready_slaves" and ledger.ready_count(state, target, "slave"):
-            return False
-        if req == "target_has_no_ready_gladiators" and ledger.ready_count(state, target, "gladiator"):
-            return False
-    return True
-
 
 def reaction_targets(state: GameState, w: Window, seat: int, card: str) -> list[int]:
     """The targets ``card`` may name when ``seat`` plays it in window ``w`` (-1: no target)."""
@@ -87,14 +46,14 @@ def reaction_targets(state: GameState, w: Window, seat: int, card: str) -> list[
             return []
         return [-1]
     if w.moment == "gold_emptied":
-        return [w.about] if _condition(state, c.requires, w.about) else []
+        return [w.about] if windows.target_qualifies(state, c.requires, w.about) else []
     if w.moment == "scheme_succeeded":
         sch = w.scheme
         if c.scope == "targeting_you":
             if sch is None or sch.target != seat or sch.seat == seat:
                 return []
-            return [sch.seat] if _condition(state, c.requires, sch.seat) else []
-        return [t for t in range(state.seats) if _condition(state, c.requires, t)]
+            return [sch.seat] if windows.target_qualifies(state, c.requires, sch.seat) else []
+        return [t for t in range(state.seats) if windows.target_qualifies(state, c.requires, t)]
     if w.moment == "bets_placed":
         arena = state.arena
         if arena is None or arena.fight is not None:
@@ -132,14 +91,16 @@ def answers(state: GameState, w: Window, seat: int) -> list[Command]:
 
 
 def decision(state: GameState) -> Optional[Decision]:
-    """The interrupt decision of the window's current responder (none: passed automatically)."""
+    """The interrupt decision of the window's current responder.
+
+    Every addressed seat is asked, even with nothing to play (then passing is its only
+    option): the decision's existence, addressing and timing are public, its options follow
+    from the seat's hand (``private``) -- unless that hand is empty, when anyone can tell
+    them from the table."""
     w = state.windows[-1]
-    if w.index >= len(w.order):
+    if w.passes >= len(w.order):
         return None
     seat = w.order[w.index]
-    options = answers(state, w, seat)
-    if not options:
-        return None
     passing = Command(seat, "pass_reaction", {})
     return Decision(
         id=f"react:{w.id}:{w.index}:{state.seq}",
@@ -147,13 +108,17 @@ def decision(state: GameState) -> Optional[Decision]:
         mode="interrupt",
         prompt=_prompt(state, w),
         default=passing,
-        options=tuple([passing] + options),
+        options=tuple([passing] + answers(state, w, seat)),
         order=w.index,
         prompt_key=f"react_{w.moment}",
         # the target is public (a scheme names it aloud); standing orders such as "pass
         # unless I am the target" match on it
         prompt_args={"window": w.id, "moment": w.moment,
-                     "target": w.subject.target if w.subject is not None else None},
+                     "target": w.subject.target if w.subject is not None else None,
+                     "by": w.subject.seat if w.subject is not None else None,
+                     "subject": w.subject.kind if w.subject is not None else None},
+        # with an empty hand (its size is public) the options follow from the table alone
+        private=bool(state.player(seat).hand),
     )
 
 
@@ -161,6 +126,8 @@ def _prompt(state: GameState, w: Window) -> str:
     if w.moment == "scheme" and w.subject is not None:
         name = state.cards.intrigue_card(w.subject.card).name
         return f"Seat {w.subject.seat} plays {name} on seat {w.subject.target}: react or pass."
+    if w.moment == "reaction" and w.subject is not None and w.subject.kind == "guard":
+        return f"Seat {w.subject.seat} uses a guard against the scheme: react or pass."
     if w.moment == "reaction" and w.subject is not None:
         return f"Seat {w.subject.seat} plays {state.cards.intrigue_card(w.subject.card).name}: react or pass."
     if w.moment == "gold_emptied":
@@ -175,15 +142,12 @@ def _prompt(state: GameState, w: Window) -> str:
 
 
 def advance(tx: Tx) -> bool:
-    """Auto-pass or close the innermost window; False when a responder must decide."""
+    """Close the innermost window once every addressed seat has passed in a row since the
+    last answer; False while a responder must decide."""
     w = tx.state.windows[-1]
-    if w.index >= len(w.order):
-        _close(tx, w)
-        return True
-    seat = w.order[w.index]
-    if answers(tx.state, w, seat):
+    if w.passes < len(w.order):
         return False
-    tx.emit("ReactionPassed", window=w.id, seat=seat)
+    _close(tx, w)
     return True
 
 
@@ -192,11 +156,18 @@ def _close(tx: Tx, w: Window) -> None:
     if w.moment == "scheme" and w.subject is not None:
         effects.start(tx, "scheme", w.subject.card, w.subject.seat, w.subject.target, play=w.subject)
     elif w.moment == "reaction" and w.subject is not None:
-        _resolve_reaction(tx, w.subject)
+        if w.subject.kind == "guard":
+            _roll_guard(tx, w.subject.seat, w.subject.window)
+        else:
+            _resolve_reaction(tx, w.subject)
 
 
 def _resolve_reaction(tx: Tx, play: Play) -> None:
     effects.start(tx, "reaction", play.card, play.seat, play.target, window=play.window, play=play)
+
+
+def _roll_guard(tx: Tx, seat: int, window: int) -> None:
+    tx.request_chance("guard", [("die", "dice", 1)], window=window, seat=seat)
 
 
 # ----------------------------------------------------------------------------- commands
@@ -212,18 +183,21 @@ def play_reaction(tx: Tx, seat: int, card: str, target: int) -> None:
     w = tx.state.windows[-1]
     tx.emit("ReactionPlayed", window=w.id, seat=seat, card=card, target=target)
     play = Play(card=card, seat=seat, target=target, kind="reaction", window=w.id)
-    if tx.state.cards.has_moment("reaction"):
-        open_window(tx, "reaction", seat + 1, exclude=(seat,), subject=play)
-    else:
+    if not windows.open_reaction_window(tx, play):
         _resolve_reaction(tx, play)
 
 
 def use_guard(tx: Tx, seat: int, card: str) -> None:
-    """'The guard card is discarded and the player rolls a die ... even a failed guard is discarded' (p. 8)."""
+    """'The guard card is discarded and the player rolls a die ... even a failed guard is
+    discarded' (p. 8).  'Guards are a special kind of reaction' (p. 8): before the die is
+    rolled, a card that foils reactions may foil the guard's use."""
     w = tx.state.windows[-1]
     source = "table" if tx.state.player(seat).asset(card) is not None else "hand"
     tx.emit("GuardUsed", window=w.id, seat=seat, card=card, source=source)
-    tx.request_chance("guard", [("die", "dice", 1)], window=w.id, seat=seat)
+    play = Play(card=card, seat=seat, target=w.subject.target if w.subject is not None else seat, kind="guard",
+                window=w.id)
+    if not windows.open_reaction_window(tx, play):
+        _roll_guard(tx, seat, w.id)
 
 
 def reroll_guard(tx: Tx, seat: int, card: str) -> None:
@@ -231,7 +205,7 @@ def reroll_guard(tx: Tx, seat: int, card: str) -> None:
     w = tx.state.windows[-1]
     tx.emit("GuardRerolled", window=w.id, seat=seat, card=card)
     tx.emit("CardExhausted", seat=seat, card=card, reason="reroll_guard")
-    tx.request_chance("guard", [("die", "dice", 1)], window=w.id, seat=seat)
+    _roll_guard(tx, seat, w.id)
 
 
 def guard_rolled(tx: Tx, seat: int, window: int, roll: int) -> None:

@@ -24,7 +24,7 @@ GAME_LENGTHS = ("quick", "standard", "long")
 class SpartacusRules:
     name = "spartacus"
     title = "Spartacus"
-    rules_version = "1"
+    rules_version = "3"  # 3: one-command fight turns, fight plans with the invitation (new state fields)
 
     def options_schema(self) -> Mapping[str, Any]:
         return {
@@ -39,8 +39,14 @@ class SpartacusRules:
                 "custom_cards": {"type": "object",
                                  "description": "houses/intrigue/market documents replacing the set's decks"},
                 "two_player_variant": {"type": "boolean", "description": "allow a game of two"},
-                "max_rounds": {"type": "integer", "minimum": 0, "maximum": 200,
-                               "description": "0: no limit; else the game ends after this round's arena"},
+                "max_rounds": {"type": "integer", "minimum": 0, "maximum": 200, "default": 0,
+                               "description": "house rule, not in the rulebook: 0 (the default) plays until a "
+                                              "dominus wins as printed; N ends the game after round N's arena, "
+                                              "the most influential dominus winning (ties: the tournament)"},
+                "influence_cap": {"type": "integer", "minimum": 0, "maximum": 99, "default": 0,
+                                  "description": "house rule, not in the rulebook: 0 (the default) leaves "
+                                                 "influence unbounded as printed; N stops every house's "
+                                                 "influence at N"},
             },
         }
 
@@ -48,8 +54,9 @@ class SpartacusRules:
         return (2, 3, 4) if options.get("two_player_variant") else (3, 4)
 
     def initial_state(self, seats: int, options: Mapping[str, Any]) -> GameState:
+        # the rulebook's game: no round limit and no influence cap unless a group chooses one
         opts = {"game_length": "standard", "decapitation_odds": 2, "card_set": "default",
-                "two_player_variant": False, "max_rounds": 40}
+                "two_player_variant": False, "max_rounds": 0, "influence_cap": 0}
         opts.update(options or {})
         if seats not in self.seat_counts(opts):
             raise BadArguments(f"Spartacus is played by {list(self.seat_counts(opts))} players")
@@ -73,6 +80,9 @@ class SpartacusRules:
     def decide(self, state: GameState, command: Command) -> list[Event]:
         match_decision(flow.pending(state), command)
         return flow.decide(state, command)
+
+    def decide_and_fold(self, state: GameState, command: Command) -> tuple[GameState, list[Event]]:
+        return flow.decide_and_fold(state, command)
 
     def apply(self, state: GameState, event: Event) -> GameState:
         try:

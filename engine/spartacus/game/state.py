@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from engine.core.records import evolve  # noqa: F401 - the game's modules take it from here
 from engine.spartacus.game.cards import CardSet, card_key
 
 WIN_INFLUENCE = 12
-MAX_INFLUENCE = 20
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,17 @@ class Player:
     hand: tuple[str, ...] = ()
     assets: tuple[Asset, ...] = ()
     gold_hidden: bool = False
+    # Gold set aside until a reveal (rulebook p. 10, 12, 4): ``committed`` is a secret answer
+    # not yet revealed (a bid in the closed fist, the bets, the upkeep payment), shown to its
+    # owner only; ``staked`` is a tied bidder's stake lying on the table, public.  Gifts,
+    # trades and card effects use only the rest (:attr:`free_gold`).
+    committed: int = 0
+    staked: int = 0
+
+    @property
+    def free_gold(self) -> int:
+        """Gold not set aside: what the dominus may give, trade, bid or lose to a card."""
+        return max(0, self.gold - self.committed - self.staked)
 
     def asset(self, card: str) -> Optional[Asset]:
         for a in self.assets:
@@ -110,12 +121,15 @@ class Play:
 
 @dataclass(frozen=True)
 class Window:
-    """A reaction window: responders in ``order`` answer one at a time from ``index``."""
+    """A reaction window: the addressed seats in ``order`` answer one at a time, round and
+    round from ``index``, until ``passes`` (passes in a row since the last answer) reaches
+    the number of addressed seats."""
 
     id: int
     moment: str
     order: tuple[int, ...]
     index: int = 0
+    passes: int = 0
     subject: Optional[Play] = None
     about: int = -1  # the seat the moment concerns (left without gold, died fighter's owner...)
     scheme: Optional[Play] = None  # for scheme_succeeded: the scheme that succeeded
@@ -289,6 +303,7 @@ class GameState:
     market: Optional[Market] = None
     arena: Optional[Arena] = None
     tournament: Optional[Tournament] = None
+    fight_plans: tuple[tuple[int, tuple], ...] = ()  # seat -> frozen fight plan for the next fight (private)
     winners: tuple[int, ...] = ()
     finish: str = ""  # how the game ended
 
@@ -314,21 +329,26 @@ class GameState:
         return tuple((start + i) % self.seats for i in range(self.seats))
 
 
-def evolve(record: Any, **changes: Any) -> Any:
-    """``dataclasses.replace`` for these records, without re-running ``__init__``.
+def active_fight(state: GameState) -> Any:
+    """The fight under way: the round's games or a tournament match (None between fights)."""
+    if state.tournament is not None and state.tournament.fight is not None:
+        return state.tournament.fight
+    if state.arena is not None and state.arena.fight is not None:
+        return state.arena.fight
+    return None
 
-    Folding an event copies the game state a few times; ``replace`` builds every field
-    anew and was the engine's main cost in bot games.  The records here have no
-    ``__post_init__``, so copying the instance dictionary is the same thing, only faster.
-    """
-    known = record.__dataclass_fields__
-    for name in changes:
-        if name not in known:
-            raise TypeError(f"{type(record).__name__} has no field {name!r}")
-    new = object.__new__(type(record))
-    new.__dict__.update(record.__dict__)
-    new.__dict__.update(changes)
-    return new
+
+def ready_count(state: GameState, seat: int, kind: str) -> int:
+    """Ready cards of ``kind``; a ready slave that 'counts as two slaves' counts twice."""
+    total = 0
+    for a in state.player(seat).of_kind(kind, ready_only=True):
+        weight = 1
+        if a.kind == "slave" and kind == "slave":
+            for ab in state.cards.market_card(a.id).abilities:
+                if ab.op == "counts_as_slaves":
+                    weight = max(weight, ab.amount or 2)
+        total += weight
+    return total
 
 
 def freeze(mapping: Any) -> tuple:

@@ -28,6 +28,12 @@ class Tx:
         self.state = apply_any(self.state, event)
         self.events.append(event)
 
+    def emit_folded(self, events: list[Event], state: GameState) -> None:
+        """Record ``events`` whose fold is already known: ``state`` is what applying them
+        one by one would give (a nested fight's own decide folded them)."""
+        self.events.extend(events)
+        self.state = state
+
     def request_chance(self, purpose: str, draws: list[tuple[str, str, int]], **data: Any) -> None:
         """Ask the service for dice (``"dice"``, n), a shuffle (``"shuffle"``, n) or a pick."""
         self.emit(

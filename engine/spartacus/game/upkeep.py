@@ -15,7 +15,7 @@ from __future__ import annotations
 from engine.core.types import Command, Decision
 from engine.spartacus.game import ledger
 from engine.spartacus.game.errors import IllegalCommand, NotEnoughGold
-from engine.spartacus.game.state import GameState
+from engine.spartacus.game.state import GameState, ready_count
 from engine.spartacus.game.tx import Tx
 
 
@@ -79,16 +79,32 @@ def advance(tx: Tx) -> bool:
             answers = {seat: s.sealed.answer(seat) for seat in s.sealed.seats}
             tx.emit("SealedRevealed", key=s.sealed.key, answers={str(k): v for k, v in answers.items()})
             for seat in s.sealed.seats:
-                release = list(answers[seat].get("release", []))
-                # the bill the choice answered: released gladiators are not paid for
-                owed = account_bill(s, seat) - len(release)
-                for card in release:
-                    ledger.discard_property(tx, seat, card, "released")
-                ledger.pay_gold(tx, seat, owed, "upkeep")
+                _settle(tx, seat, account_bill(s, seat), list(answers[seat].get("release", [])))
             tx.emit("StageChanged", stage="upkeep_done")
             return True
         return False
     return False
+
+
+def _settle(tx: Tx, seat: int, bill: int, release: list[str]) -> None:
+    """'For every gold not paid, one gladiator must be discarded' (p. 4): the gladiators
+    chosen go, the rest of the bill is paid in full from the gold set aside for it; should
+    the purse still fall short (a card took gold meanwhile), one more ready gladiator goes
+    for each gold missing, the cheapest first."""
+    released = [card for card in release if tx.state.player(seat).asset(card) is not None]
+    for card in released:
+        ledger.discard_property(tx, seat, card, "released")
+    owed = max(0, bill - len(release))
+    paid = min(owed, tx.state.player(seat).gold)
+    if paid:
+        ledger.pay_in_full(tx, seat, paid, "upkeep")
+    unpaid = owed - paid
+    if unpaid:
+        s = tx.state
+        glads = sorted(s.player(seat).of_kind("gladiator", ready_only=True),
+                       key=lambda a: (s.cards.market_card(a.id).value, a.id))
+        for a in glads[:unpaid]:
+            ledger.discard_property(tx, seat, a.id, "released")
 
 
 def injured_cards(s: GameState) -> list[tuple[int, str]]:
@@ -133,7 +149,7 @@ def account_bill(s: GameState, seat: int) -> int:
     """Gold owed: ready gladiators minus ready slaves (negative: income)."""
     paying = [a for a in s.player(seat).of_kind("gladiator", ready_only=True)
               if not any(ab.op == "no_upkeep" for ab in s.cards.market_card(a.id).abilities)]
-    return len(paying) - ledger.ready_count(s, seat, "slave")
+    return len(paying) - ready_count(s, seat, "slave")
 
 
 def decisions(s: GameState) -> list[Decision]:
@@ -154,7 +170,7 @@ def decisions(s: GameState) -> list[Decision]:
             ))
         elif s.stage == "upkeep_accounts":
             bill = account_bill(s, seat)
-            gold = s.player(seat).gold
+            gold = s.player(seat).free_gold
             glads = sorted(a.id for a in s.player(seat).of_kind("gladiator", ready_only=True))
             minimum = max(0, bill - gold)
             cheapest = sorted(glads, key=lambda c: (s.cards.market_card(c).value, c))[:minimum]
@@ -180,9 +196,10 @@ def settle_accounts(tx: Tx, seat: int, release: list[str]) -> None:
     bill = account_bill(s, seat)
     if len(release) > bill:
         raise IllegalCommand("release at most one gladiator per gold owed")
-    if bill - len(release) > s.player(seat).gold:
+    if bill - len(release) > s.player(seat).free_gold:
         raise NotEnoughGold(f"pay {bill - len(release)} gold or release more gladiators")
-    tx.emit("SealedAnswered", seat=seat, answer={"release": list(release)})
+    # 'I pay': the gold is set aside until everyone's choice is revealed
+    tx.emit("SealedAnswered", seat=seat, answer={"release": list(release)}, commit=max(0, bill - len(release)))
 
 
 def reroll_healing(tx: Tx, seat: int, card: str, by: str) -> None:

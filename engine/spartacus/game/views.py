@@ -1,8 +1,9 @@
 """What each viewer may see: ``view`` of the state and ``visible`` of each event.
 
 Hidden: every hand (its size is public, as at the table), deck order, secret bids and bets
-and upkeep choices before they are revealed, gold hidden during the market (to all but its
-owner), the card behind a support request, and what an informant (Indus) saw.  Discard
+and upkeep choices before they are revealed, and the gold they set aside (a closed fist: its
+owner sees ``committed``, the others only that the seat has answered), gold hidden during the
+market (to all but its owner), the card behind a support request, and what an informant (Indus) saw.  Discard
 piles, property cards, influence and revealed bids are public.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from engine.core.types import Event, Viewer
+from engine.spartacus.arena import fight as arena_fight
 from engine.spartacus.game.cards import card_key
 from engine.spartacus.game.state import GameState, thaw
 
@@ -37,6 +39,12 @@ def view(state: GameState, viewer: Viewer) -> dict:
             "property": [_asset_json(state, a) for a in p.assets],
         }
         entry["gold"] = p.gold if (not p.gold_hidden or viewer == p.seat) else None
+        # a tied stake lies on the table for all to see; a closed fist (a secret bid, the
+        # bets, the upkeep payment before the reveal) shows its amount to its owner only
+        entry["staked"] = p.staked
+        if viewer == p.seat:
+            entry["committed"] = p.committed
+            entry["free_gold"] = p.free_gold
         if viewer == p.seat:
             entry["hand"] = [
                 {"card": c, "name": state.cards.intrigue_card(c).name, "type": state.cards.intrigue_card(c).type,
@@ -58,8 +66,9 @@ def view(state: GameState, viewer: Viewer) -> dict:
         "market_deck": len(state.market_deck),
         "market_discard": list(state.market_discard),
         "windows": [
-            {"id": w.id, "moment": w.moment, "waiting_for": w.order[w.index] if w.index < len(w.order) else None,
-             "subject": _play_public(w.subject), "about": w.about}
+            {"id": w.id, "moment": w.moment, "asked": list(w.order),
+             "waiting_for": w.order[w.index] if w.passes < len(w.order) else None,
+             "passes_in_a_row": w.passes, "subject": _play_public(w.subject), "about": w.about}
             for w in state.windows
         ],
         "winners": list(state.winners),
@@ -95,6 +104,9 @@ def view(state: GameState, viewer: Viewer) -> dict:
         }
         if ar.fight is not None:
             out["arena"]["fight"] = _fight_view(ar.fight, viewer)
+    own_plan = next((plan for seat, plan in state.fight_plans if seat == viewer), None)
+    if own_plan is not None:
+        out["fight_plan"] = thaw(own_plan)  # the viewer's own plan for the next fight
     if state.tournament is not None:
         t = state.tournament
         out["tournament"] = {"seats": list(t.seats), "order": list(t.order), "current": list(t.current),
@@ -113,9 +125,7 @@ def view(state: GameState, viewer: Viewer) -> dict:
 
 
 def _fight_view(fight: Any, viewer: Viewer) -> Any:
-    from engine.spartacus.game.arena_phase import _fight_api
-
-    return _fight_api().view(fight, viewer)
+    return arena_fight.view(fight, viewer)
 
 
 def _play_public(play: Any) -> Optional[dict]:
@@ -128,7 +138,7 @@ def _play_public(play: Any) -> Optional[dict]:
 #: events whose data is only for the seat named in ``seat`` (others see who, not what)
 _SECRET_FOR_OTHERS = {
     "IntrigueCardsDrawn": ("cards",),
-    "SealedAnswered": ("answer",),
+    "SealedAnswered": ("answer", "commit"),
     "SupportRequested": ("card", "target"),
 }
 
@@ -160,6 +170,8 @@ def visible(state_cards: Any, event: Event, viewer: Viewer) -> Optional[dict]:
                 value = data.pop(key)
                 if key == "cards":
                     data["count"] = len(value)
+    elif t == "FightPlanChosen" and viewer != data.get("seat"):
+        return None  # a fight plan is its dominus's alone
     elif t in ("GoldHidden",):
         data = {"seat": data.get("seat")}
     elif t == "ChanceRequested":
@@ -179,9 +191,7 @@ def _is_fight_event(event: Event) -> bool:
 
 
 def _fight_visible(event: Event, viewer: Viewer) -> Optional[dict]:
-    from engine.spartacus.game.arena_phase import _fight_api
-
-    return _fight_api().visible(event, viewer)
+    return arena_fight.visible(event, viewer)
 
 
 __all__ = ["view", "visible", "card_key"]

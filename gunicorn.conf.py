@@ -1,0 +1,21 @@
+"""Gunicorn settings of Capua's ``web`` process (read by gunicorn from the working folder,
+and named in the Procfile).
+
+It refuses to start a server that others can reach with the developer pages on
+(``/dev/outbox`` shows every mail, sign-in links included), unless the operator says so
+with ``CAPUA_DEV_PAGES_PUBLIC=1``.
+"""
+
+import sys
+
+from service.plumbing.config import bind_host, dev_pages_bind_problem, load_config
+
+
+def on_starting(server):
+    try:
+        config = load_config()
+    except ValueError as err:
+        sys.exit(f"capua: {err}")
+    problem = dev_pages_bind_problem(config, [bind_host(b) for b in server.cfg.bind])
+    if problem:
+        sys.exit(f"capua: {problem}")

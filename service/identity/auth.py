@@ -1,0 +1,559 @@
+"""Identity: who is asking, and how they proved it.
+
+A player is an email address.  Browsers sign in with a **magic link**: a signed,
+expiring, single-use token mailed to the address.  Opening the link only shows a confirm
+button (mail scanners prefetch links, so a GET must never sign anyone in); the POST
+signs in.  API clients send a personal bearer token, stored only as its SHA-256 hash.
+
+Browser sessions are Flask's signed cookie holding the user id and an absolute expiry
+(``CAPUA_SESSION_DAYS``).  Every page form that changes something carries a per-session
+CSRF token.  The REST API under ``/api/`` authenticates with bearer tokens; a mutating API
+call that a browser authenticates with the session cookie instead must prove it comes
+from Capua's own pages: the session's CSRF token in the ``X-CSRF-Token`` header, or a
+same-origin request (``Sec-Fetch-Site: same-origin``, else an ``Origin`` of this site).
+The cookie is ``SameSite=Lax`` on top of that.
+
+Why not Flask-WTF's ``CSRFProtect``: it does the same check (a random token kept in the
+session, compared in constant time with the form's), but Capua has no WTForms forms (its
+forms are drawn from the games' JSON schemas), so it would bring WTForms for this one
+check; its tokens expire after an hour by default, which refuses the form of a game
+page left open for a day's turn; and its refusal is a 400 of its own, where Capua's is
+the one error shape (403 ``csrf_failed``) on the page the player came from.  Switching
+its expiry off and mapping its error would take as much code as the check below.
+
+Service functions here take the caller's SQLAlchemy session and never commit; the views
+below commit once, after the work of the request is done.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import time
+from typing import Callable, Optional
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    session as cookie,
+    url_for,
+)
+from flask_babel import gettext as _
+from markupsafe import Markup
+from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from service.plumbing import mail, requester
+from service.plumbing.config import Config
+from service.plumbing.database import config as app_config, new_session, session as db_session
+from service.plumbing.db import ApiToken, MailMessage, UsedLink, User, utcnow
+from service.plumbing.rows import hold
+from service.plumbing.errors import Forbidden, InvalidInput, NotFound, ServiceError, Unauthorized
+
+log = logging.getLogger(__name__)
+
+#: Prefix of every raw API token: makes leaked tokens easy to recognise (secret scanners).
+TOKEN_PREFIX = "capua_"
+#: Characters of the raw token kept in clear, so a user can tell their tokens apart.
+TOKEN_SHOWN_CHARS = 12
+#: Salt of the magic-link signature: a signature made for another purpose never verifies here.
+MAGIC_LINK_SALT = "capua.magic-link.v1"
+MAGIC_LINK_PURPOSE = "signin"
+#: At most this many sign-in emails per address per window, so the form cannot mail-bomb anyone.
+SIGNIN_MAILS_PER_WINDOW = 5
+SIGNIN_MAIL_WINDOW = dt.timedelta(minutes=15)
+#: ``last_used_at`` is written at most this often per token, so API reads stay read-only.
+TOKEN_TOUCH_EVERY = dt.timedelta(minutes=1)
+#: Requests under this prefix are the REST API: bearer-authenticated, no CSRF form token.
+API_PREFIX = "/api/"
+CSRF_FIELD = "csrf_token"
+_UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+_LOCAL_PART = re.compile(r"^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$")
+_DOMAIN_LABEL = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
+_RAW_TOKEN = re.compile(r"^capua_[A-Za-z0-9_-]{20,100}$")
+
+bp = Blueprint("auth", __name__)
+
+
+# --------------------------------------------------------------------------- users
+
+
+def normalise_email(email: object) -> str:
+    """``email`` lower-cased and stripped, or :class:`InvalidInput` saying what is wrong.
+
+    The check is syntactic (one ``@``, a dot-atom local part, a dotted domain of valid
+    labels): whether the mailbox exists is learnt only by mailing it.  Rejecting spaces,
+    commas and angle brackets also keeps addresses safe to put in mail headers.
+    """
+    if not isinstance(email, str) or not email.strip():
+        raise InvalidInput("Enter an email address.", code="invalid_email")
+    value = email.strip().lower()
+    if len(value) > 254 or value.count("@") != 1:
+        raise InvalidInput(f"{email.strip()!r} is not an email address.", code="invalid_email")
+    local, domain = value.split("@")
+    labels = domain.split(".")
+    if (
+        not local
+        or len(local) > 64
+        or not _LOCAL_PART.match(local)
+        or len(labels) < 2
+        or not all(_DOMAIN_LABEL.match(label) for label in labels)
+        or labels[-1].isdigit()
+    ):
+        raise InvalidInput(f"{email.strip()!r} is not an email address.", code="invalid_email")
+    return value
+
+
+def get_or_create_user(session: Session, email: str) -> User:
+    """The user with this address, created on first sight (a player *is* an address)."""
+    address = normalise_email(email)
+    user = session.scalar(select(User).where(User.email == address))
+    if user is None:
+        user = User(email=address)
+        session.add(user)
+        session.flush()
+    return user
+
+
+# --------------------------------------------------------------------------- API tokens
+
+
+def _token_hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def create_api_token(session: Session, user: User, name: str = "") -> tuple[ApiToken, str]:
+    """A new personal token for ``user``: returns the row and the raw token.
+
+    The raw token is returned exactly once; only its SHA-256 and a short prefix are
+    stored, so a database leak does not leak usable tokens.
+    """
+    name = (name or "").strip()
+    if len(name) > 80:
+        raise InvalidInput("A token name has at most 80 characters.", code="invalid_token_name")
+    raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken(user_id=user.id, name=name, token_hash=_token_hash(raw), prefix=raw[:TOKEN_SHOWN_CHARS])
+    session.add(token)
+    session.flush()
+    return token, raw
+
+
+def list_api_tokens(session: Session, user: User) -> list[ApiToken]:
+    """Every token of ``user``, revoked ones included, newest first."""
+    return list(
+        session.scalars(
+            select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.created_at.desc(), ApiToken.id.desc())
+        )
+    )
+
+
+def revoke_api_token(session: Session, user: User, token_id: int) -> ApiToken:
+    """Revoke one of ``user``'s tokens; revoking twice keeps the first time.
+
+    Another user's token is reported as not found, so ids reveal nothing.
+    """
+    token = session.get(ApiToken, token_id) if isinstance(token_id, int) else None
+    if token is None or token.user_id != user.id:
+        raise NotFound(f"You have no API token {token_id}.", code="token_not_found")
+    if token.revoked_at is None:
+        token.revoked_at = utcnow()
+        session.flush()
+    return token
+
+
+def user_for_token(session: Session, raw: str,
+                   touch: Optional[Callable[[int, dt.datetime], None]] = None) -> Optional[User]:
+    """The owner of a live raw token, or ``None``; marks the token as used.
+
+    One statement: the user joined with the unrevoked token of that hash, so a revoked
+    token is refused by the very query that would find it (nothing is cached across
+    requests). ``last_used_at`` is refreshed at most once a minute: enough to tell a user
+    which tokens are alive without turning every API read into a write. ``touch(token_id,
+    now)`` writes it when due (default: in ``session``, flushed).
+    """
+    if not isinstance(raw, str) or not _RAW_TOKEN.match(raw):
+        return None
+    row = session.execute(
+        select(User, ApiToken.id, ApiToken.last_used_at)
+        .join(ApiToken, ApiToken.user_id == User.id)
+        .where(ApiToken.token_hash == _token_hash(raw), ApiToken.revoked_at.is_(None))
+    ).first()
+    if row is None:
+        return None
+    user, token_id, last_used_at = row
+    hold(session, user)
+    now = utcnow()
+    if last_used_at is None or now - last_used_at >= TOKEN_TOUCH_EVERY:
+        if touch is None:
+            token = session.get(ApiToken, token_id)
+            token.last_used_at = now
+            session.flush()
+        else:
+            touch(token_id, now)
+    return user
+
+
+# --------------------------------------------------------------------------- magic links
+
+
+def safe_next_url(next_url: object) -> Optional[str]:
+    """``next_url`` if it is a path on this site, else ``None``.
+
+    Only relative paths are accepted: an absolute URL, a protocol-relative ``//host``,
+    a backslash (browsers read ``/\\host`` as ``//host``) or a control character could
+    send a freshly signed-in user to another site (an open redirect).
+    """
+    if not isinstance(next_url, str) or not next_url or len(next_url) > 2000:
+        return None
+    if any(ord(ch) < 0x21 or ord(ch) == 0x7F for ch in next_url) or "\\" in next_url:
+        return None
+    if not next_url.startswith("/") or next_url.startswith("//"):
+        return None
+    parts = urlsplit(next_url)
+    if parts.scheme or parts.netloc:
+        return None
+    return next_url
+
+
+def _serializer(config: Config) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(config.secret_key, salt=MAGIC_LINK_SALT)
+
+
+def make_magic_link(config: Config, email: str, next_url: str = "/") -> str:
+    """An absolute sign-in URL for ``email`` that lands on ``next_url`` once used.
+
+    The token is signed with the secret key and carries the address, a random ``jti``
+    (recorded in ``used_links`` when used, which makes the link single-use) and the
+    relative ``next`` path; it expires after ``CAPUA_MAGIC_LINK_TTL_MINUTES``.
+    """
+    address = normalise_email(email)
+    target = safe_next_url(next_url)
+    if target is None:
+        raise InvalidInput("The page to open after signing in must be a path on this site.", code="unsafe_next_url")
+    token = _serializer(config).dumps({"e": address, "j": secrets.token_urlsafe(16), "n": target})
+    return f"{config.base_url.rstrip('/')}/auth/magic/{token}"
+
+
+def read_magic_token(config: Config, token: str) -> tuple[str, str, str, dt.datetime]:
+    """Verify a magic-link token without using it: ``(email, next_url, jti, issued_at)``.
+
+    Raises :class:`Forbidden` with code ``link_expired`` or ``link_invalid``.
+    """
+    try:
+        payload, issued = _serializer(config).loads(
+            token, max_age=config.magic_link_ttl_minutes * 60, return_timestamp=True
+        )
+    except SignatureExpired:
+        raise Forbidden("This sign-in link has expired. Ask for a new one.", code="link_expired") from None
+    except (BadData, TypeError, ValueError):
+        raise Forbidden("This sign-in link is not valid. Ask for a new one.", code="link_invalid") from None
+    if (
+        not isinstance(payload, dict)
+        or not isinstance(payload.get("e"), str)
+        or not isinstance(payload.get("j"), str)
+        or not 0 < len(payload["j"]) <= 64
+    ):
+        raise Forbidden("This sign-in link is not valid. Ask for a new one.", code="link_invalid")
+    return payload["e"], safe_next_url(payload.get("n")) or "/", payload["j"], issued
+
+
+def magic_link_used(session: Session, jti: str) -> bool:
+    return session.get(UsedLink, jti) is not None
+
+
+def send_magic_link(session: Session, config: Config, email: str, next_url: str = "/") -> Optional[MailMessage]:
+    """Queue a sign-in email for ``email`` (creating the user if new).
+
+    The caller answers the same whether the address was known or not, so the form
+    reveals nothing about who plays here.  Returns the queued message, or ``None`` when
+    this address already got :data:`SIGNIN_MAILS_PER_WINDOW` sign-in emails recently
+    (the request is then silently dropped, so the form cannot flood a mailbox).
+    """
+    user = get_or_create_user(session, email)
+    link = make_magic_link(config, user.email, next_url)
+    recent = session.scalar(
+        select(func.count(MailMessage.id)).where(
+            MailMessage.to_address == user.email,
+            MailMessage.kind == "signin",
+            MailMessage.created_at >= utcnow() - SIGNIN_MAIL_WINDOW,
+        )
+    )
+    if recent >= SIGNIN_MAILS_PER_WINDOW:
+        log.info("sign-in mail to user %s throttled", user.id)
+        return None
+    text, html = mail.render_mail("signin", link=link, ttl_minutes=config.magic_link_ttl_minutes,
+                                  base_url=config.base_url)
+    return mail.queue_mail(session, to=user.email, subject="Your Capua sign-in link", text=text, html=html,
+                           kind="signin")
+
+
+def consume_magic_token(session: Session, config: Config, token: str) -> tuple[User, str]:
+    """Use a magic-link token: returns ``(user, next_url)``; a token works once.
+
+    Single use is enforced by inserting the link's ``jti`` into ``used_links``: the
+    primary key refuses a second insert even when two requests race.  The row is
+    flushed first thing; if the insert loses a race the caller's transaction is rolled
+    back (it held nothing else) and :class:`Forbidden` ``link_used`` is raised.
+    """
+    email, next_url, jti, issued = read_magic_token(config, token)
+    used = Forbidden("This sign-in link has already been used. Ask for a new one.", code="link_used")
+    if magic_link_used(session, jti):
+        raise used
+    expires = issued + dt.timedelta(minutes=config.magic_link_ttl_minutes)
+    session.add(UsedLink(jti=jti, purpose=MAGIC_LINK_PURPOSE, expires_at=expires))
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        raise used from None
+    return get_or_create_user(session, email), next_url
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def login_user(user: User) -> None:
+    """Start a browser session for ``user`` (a fresh cookie and CSRF token)."""
+    days = app_config().session_days
+    cookie.clear()
+    cookie["uid"] = user.id
+    cookie["exp"] = int(time.time()) + days * 86400
+    cookie[CSRF_FIELD] = secrets.token_urlsafe(32)
+    cookie.permanent = True
+    g.capua_user = user
+
+
+def logout_user() -> None:
+    cookie.clear()
+    g.capua_user = None
+
+
+def current_user() -> Optional[User]:
+    """The user of this request, or ``None``; looked up once per request.
+
+    An ``Authorization`` header decides alone: ``Bearer <token>`` of a live token is the
+    token's owner, anything else (a malformed header, a revoked token) is nobody, and
+    the cookie is not consulted.  Without the header, the session cookie decides.
+    """
+    if "capua_user" in g:
+        return g.capua_user
+    header = request.headers.get("Authorization")
+    if header is not None:
+        user = _user_from_bearer(header)
+    else:
+        user = _user_from_cookie()
+    g.capua_user = user
+    return user
+
+
+def require_user() -> User:
+    """The user of this request, or :class:`Unauthorized`."""
+    user = current_user()
+    if user is None:
+        raise Unauthorized("Sign in, or send an API token as 'Authorization: Bearer capua_...'.",
+                           headers={"WWW-Authenticate": 'Bearer realm="capua"'})
+    return user
+
+
+def _user_from_bearer(header: str) -> Optional[User]:
+    """The owner of the bearer token in ``header``, read in the request's session.
+
+    The request's session belongs to the view (a GET view never commits), so the
+    once-a-minute ``last_used_at`` is written in a short transaction of its own.
+    """
+    scheme, _, raw = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not _RAW_TOKEN.match(raw.strip()):
+        return None
+    return user_for_token(db_session(), raw.strip(), touch=_touch_aside)
+
+
+def _touch_aside(token_id: int, now: dt.datetime) -> None:
+    """Record a token's use in a transaction of its own; a failure only loses the mark."""
+    try:
+        with new_session() as side:
+            side.execute(update(ApiToken).where(ApiToken.id == token_id).values(last_used_at=now))
+            side.commit()
+    except OperationalError:
+        log.warning("recording an API token's use failed", exc_info=True)
+
+
+def _user_from_cookie() -> Optional[User]:
+    uid, expires = cookie.get("uid"), cookie.get("exp")
+    if not isinstance(uid, int) or not isinstance(expires, int) or expires < time.time():
+        return None
+    return db_session().get(User, uid)
+
+
+# --------------------------------------------------------------------------- CSRF
+
+
+def csrf_token() -> str:
+    """This session's CSRF token, created on first use (forms put it in a hidden field)."""
+    token = cookie.get(CSRF_FIELD)
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(32)
+        cookie[CSRF_FIELD] = token
+    return token
+
+
+def csrf_input() -> Markup:
+    """The hidden form field carrying this session's CSRF token."""
+    return Markup('<input type="hidden" name="{}" value="{}">').format(CSRF_FIELD, csrf_token())
+
+
+def csrf_exempt(view):
+    """Mark a page view whose POST is authenticated by a signed token in its URL, not by
+    the session cookie, so the CSRF form token does not apply (the one-click
+    unsubscribe POST of mail clients, RFC 8058, carries neither cookie nor form)."""
+    view.capua_csrf_exempt = True
+    return view
+
+
+def _check_csrf() -> None:
+    """Refuse a page form POST whose hidden token does not match the session's, and a
+    cookie-authenticated API call that does not come from this site (:func:`_check_api_csrf`)."""
+    if request.method not in _UNSAFE_METHODS:
+        return
+    if request.path.startswith(API_PREFIX):
+        _check_api_csrf()
+        return
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    if getattr(view, "capua_csrf_exempt", False):
+        return
+    expected = cookie.get(CSRF_FIELD)
+    sent = request.form.get(CSRF_FIELD, "")
+    if not isinstance(expected, str) or not hmac.compare_digest(expected.encode(), sent.encode()):
+        raise Forbidden("This form has expired or did not come from Capua. Reload the page and try again.",
+                        code="csrf_failed")
+
+
+#: Header a page's script sends the session's CSRF token in, for a cookie-authenticated API call.
+CSRF_HEADER = "X-CSRF-Token"
+
+
+def _check_api_csrf() -> None:
+    """A mutating API call authenticated by the session cookie needs the CSRF header or a
+    same-origin request.  With an ``Authorization`` header the cookie is not consulted
+    (:func:`current_user`), and without a signed-in cookie there is nobody to act for."""
+    if "Authorization" in request.headers or not isinstance(cookie.get("uid"), int):
+        return
+    expected, sent = cookie.get(CSRF_FIELD), request.headers.get(CSRF_HEADER, "")
+    if isinstance(expected, str) and sent and hmac.compare_digest(expected.encode(), sent.encode()):
+        return
+    if _same_origin():
+        return
+    raise Forbidden("A signed-in browser may change things over the API only from Capua's own pages "
+                    f"(send the {CSRF_HEADER} header), or use an API token.", code="csrf_failed")
+
+
+def _same_origin() -> bool:
+    """True when the browser says the request comes from this site."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site == "same-origin"
+    origin = request.headers.get("Origin")
+    if not origin:
+        return False
+    ours = {_origin_of(app_config().base_url), f"{request.scheme}://{request.host}".lower()}
+    return origin.strip().lower() in ours
+
+
+def _origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+# --------------------------------------------------------------------------- pages
+
+
+@bp.get("/signin")
+def signin_form():
+    return render_template("auth/signin.html", next_url=safe_next_url(request.args.get("next")) or "/",
+                           email="", error=None)
+
+
+@bp.post("/signin")
+def signin_submit():
+    email = request.form.get("email", "")
+    next_url = safe_next_url(request.form.get("next")) or "/"
+    s = db_session()
+    try:
+        send_magic_link(s, app_config(), email, next_url)
+    except InvalidInput:
+        error = _("%(email)s is not an email address.", email=email.strip()[:254]) if email.strip() \
+            else _("Enter an email address.")
+        return render_template("auth/signin.html", next_url=next_url, email=email, error=error), 422
+    s.commit()
+    mail.notify_mail_committed(current_app, mail.take_queued(s))
+    cookie["signin_email"] = normalise_email(email)
+    return redirect(url_for("auth.signin_sent"), code=303)
+
+
+@bp.get("/signin/sent")
+def signin_sent():
+    return render_template("auth/signin_sent.html", email=cookie.get("signin_email", ""))
+
+
+@bp.get("/auth/magic/<token>")
+def magic_confirm(token: str):
+    """Show what the link would do; never sign in here (scanners prefetch links)."""
+    try:
+        email, _next, jti, _issued = read_magic_token(app_config(), token)
+    except Forbidden as err:
+        return _link_refused(err)
+    if magic_link_used(db_session(), jti):
+        me = current_user()
+        if me is not None and me.email == email:
+            # the link did its work: its owner, signed in, just goes where it leads
+            return redirect(safe_next_url(_next) or "/", code=303)
+        return _link_refused(Forbidden("This sign-in link has already been used. Ask for a new one.",
+                                       code="link_used"), next_url=safe_next_url(_next) or "/")
+    return render_template("auth/magic_confirm.html", email=email, token=token)
+
+
+@bp.post("/auth/magic/<token>")
+def magic_signin(token: str):
+    s = db_session()
+    try:
+        user, next_url = consume_magic_token(s, app_config(), token)
+    except Forbidden as err:
+        return _link_refused(err)
+    s.commit()
+    login_user(user)
+    return redirect(next_url, code=303)
+
+
+@bp.post("/signout")
+def signout():
+    logout_user()
+    return redirect("/", code=303)
+
+
+def _link_refused(err: ServiceError, next_url: str = "/"):
+    """The refusal of a link; a visitor who is signed in anyway is told so and led on,
+    not asked for a new link they do not need."""
+    return render_template("auth/link_refused.html", message=err.message, code=err.code, next_url=next_url,
+                           signed_in=current_user()), err.status
+
+
+def init_app(app: Flask) -> None:
+    """Sessions, CSRF checks and the sign-in pages for ``app``."""
+    config: Config = app.extensions["capua.config"]
+    app.permanent_session_lifetime = dt.timedelta(days=config.session_days)
+    app.before_request(_check_csrf)
+    app.jinja_env.globals.update(csrf_input=csrf_input, current_user=current_user)
+    requester.register(app, current_user)
+    app.register_blueprint(bp)

@@ -1,0 +1,320 @@
+"""Telling players what happened and what is asked of them, by email.
+
+Two halves, joined by the ``notifications`` table (an outbox of its own):
+
+1. **Fan-out** (:func:`on_append`, a :mod:`service.play.fanout` listener, and
+   :func:`on_game_created` for invitations) runs in the transaction that appends the
+   events.  For every human seat it renders what that seat may know: the appended events
+   through ``rules.visible`` (service events through :func:`service.play.meta_events.visible`)
+   and the seat's new decisions through ``Decision.to_json()``, with card names taken from
+   ``rules.view`` for that seat; never raw state.  It writes one row per player with a
+   ``due_at`` chosen from the player's preferences: *immediate* (at most one mail per
+   ``CAPUA_NOTIFY_COALESCE_SECONDS``: what arrives meanwhile waits for the next), the
+   *digest* hour, never inside quiet hours; or nothing when the player turned it off.
+2. **Composing** (:func:`service.notify.mailing.compose_due`) runs in the worker after
+   commit and on every sweep: all of one player's pending rows become one mail in their
+   language and time zone (:mod:`service.notify.compose`), and are marked ``mailed`` in
+   the same transaction that queues the mail, with a conditional update so that two
+   composers never mail the same row.  Decisions answered meanwhile are left out, and a
+   row with nothing left to say is ``dropped``.
+
+After the commit of a transaction that wrote rows, :mod:`service.plumbing.dispatch`
+wakes whoever composes: the in-process worker thread in the embedded mode, a Celery task
+per player with Redis.  If that wake-up is lost the outbox sweep finds the rows anyway.
+The player's settings that choose ``due_at`` live with the player
+(:mod:`service.identity.settings`).
+
+Defaults (the issue's "immediate when you must act, digest for everything else"):
+``act_delivery=immediate``, ``info_delivery=digest`` at 08:00, no quiet hours, reminders
+scaled to the game's clock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any, Iterable, Mapping, Optional, Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from engine.core.game import Rules
+from engine.core.types import Event
+from service.identity.settings import Preferences, preferences_for
+from service.play import meta_events
+from service.plumbing import clock, dispatch
+from service.plumbing.config import Config
+from service.plumbing.db import Game, Notification, OpenDecision, Seat, StoredEvent, User, utcnow
+from service.plumbing.rows import get_rows
+
+log = logging.getLogger(__name__)
+
+#: Kinds of notification; the urgent ones ask the player to do something.
+URGENT_KINDS = ("your_turn", "reminder", "invitation", "invitation_declined")
+INFO_KINDS = ("news", "game_over", "game_started")
+#: A table-talk message; urgent when private (it is addressed to you), news when public.
+TALK_KIND = "talk"
+#: At most this many events are kept per notification (the latest); the mail links to the log.
+MAX_EVENTS_PER_NOTE = 40
+
+
+# --------------------------------------------------------------------------- when a row is due
+
+
+def in_quiet_hours(prefs: Preferences, moment: dt.datetime) -> bool:
+    if prefs.quiet_start is None or prefs.quiet_end is None:
+        return False
+    hour = moment.astimezone(clock.zone(prefs.timezone)).hour
+    if prefs.quiet_start < prefs.quiet_end:
+        return prefs.quiet_start <= hour < prefs.quiet_end
+    return hour >= prefs.quiet_start or hour < prefs.quiet_end
+
+
+def after_quiet_hours(prefs: Preferences, moment: dt.datetime) -> dt.datetime:
+    """``moment``, or the end of the quiet hours it falls in (local ``quiet_end``:00)."""
+    if not in_quiet_hours(prefs, moment):
+        return moment
+    tz = clock.zone(prefs.timezone)
+    local = moment.astimezone(tz)
+    day = local.date() if local.hour < prefs.quiet_end else local.date() + dt.timedelta(days=1)
+    return dt.datetime.combine(day, dt.time(prefs.quiet_end), tzinfo=tz).astimezone(dt.timezone.utc)
+
+
+def next_digest(prefs: Preferences, moment: dt.datetime) -> dt.datetime:
+    """The first ``digest_hour``:00 (the player's time) after ``moment``."""
+    tz = clock.zone(prefs.timezone)
+    local = moment.astimezone(tz)
+    day = local.date()
+    for _ in range(3):
+        candidate = dt.datetime.combine(day, dt.time(prefs.digest_hour), tzinfo=tz).astimezone(dt.timezone.utc)
+        if candidate > moment:
+            return candidate
+        day += dt.timedelta(days=1)
+    raise AssertionError("a digest hour comes every day")  # pragma: no cover
+
+
+def due_time(config: Config, prefs: Preferences, mode: str, now: dt.datetime,
+             last_mailed: Optional[dt.datetime]) -> dt.datetime:
+    """When a row for a player with ``prefs`` may go out (``mode`` immediate or digest).
+
+    Immediate rows go out at once unless the player got a notification mail less than
+    the coalescing window ago: then at the end of that window, together with everything
+    else that arrived meanwhile.  Neither kind goes out during quiet hours.
+    """
+    if mode == "digest":
+        return next_digest(prefs, now)
+    due = now
+    if last_mailed is not None:
+        due = max(due, last_mailed + dt.timedelta(seconds=config.notify_coalesce_seconds))
+    return after_quiet_hours(prefs, due)
+
+
+def _last_mailed(session: Session, user_ids: Iterable[int]) -> dict[int, dt.datetime]:
+    ids = list(user_ids)
+    if not ids:
+        return {}
+    rows = session.execute(select(Notification.user_id, func.max(Notification.done_at))
+                           .where(Notification.user_id.in_(ids), Notification.status == "mailed")
+                           .group_by(Notification.user_id))
+    out = {}
+    for user_id, moment in rows:
+        if moment is not None:
+            out[user_id] = moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
+    return out
+
+
+# --------------------------------------------------------------------------- fan-out
+
+
+def card_names(view: Any) -> dict[str, str]:
+    """Names of the cards a seat's view shows, by id (a card is a dict with ``id`` and
+    ``name``).  Only the recipient's own view is searched, so no hidden card is named."""
+    found: dict[str, str] = {}
+    stack = [view]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if "id" in item and isinstance(item.get("name"), str):
+                found[str(item["id"])] = item["name"]
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
+
+
+def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
+    """What players are called in mail: display name, else the address's local part."""
+    ids = [s.user_id for s in seats if s.user_id is not None]
+    users = {u.id: u for u in session.scalars(select(User).where(User.id.in_(ids)))} if ids else {}
+    out = {}
+    for s in seats:
+        if s.is_bot:
+            out[s.seat] = f"Bot {s.seat + 1}"
+        elif s.user_id in users:
+            u = users[s.user_id]
+            out[s.seat] = u.display_name or (u.email or "").split("@")[0] or f"Player {s.seat + 1}"
+    return out
+
+
+def decision_payload(decision_json: Mapping[str, Any], names: Mapping[str, str],
+                     deadline: Optional[dt.datetime]) -> dict:
+    """What a mail needs of one decision (from ``Decision.to_json()`` for its seat)."""
+    referenced = set()
+    for option in decision_json.get("options") or ():
+        for key in ("card", "push"):
+            if key in (option.get("args") or {}):
+                referenced.add(str(option["args"][key]))
+    return {
+        "id": decision_json["id"],
+        "mode": decision_json.get("mode"),
+        "prompt": decision_json.get("prompt"),
+        "prompt_key": decision_json.get("prompt_key"),
+        "prompt_args": decision_json.get("prompt_args") or {},
+        "command_type": decision_json.get("command_type"),
+        "options": decision_json.get("options"),
+        "schema": decision_json.get("schema"),
+        "default": decision_json.get("default"),
+        "deadline_at": deadline.isoformat() if deadline else None,
+        "cards": {k: v for k, v in names.items() if k in referenced},
+    }
+
+
+def visible_event(rules: Rules, seq: int, event: Event, viewer: Optional[int]) -> Optional[dict]:
+    """``{"seq", "type", "data"}`` of an event as ``viewer`` may see it, or ``None``."""
+    data = meta_events.visible(event, viewer) if meta_events.is_meta(event.type) else rules.visible(event, viewer)
+    if data is None:
+        return None
+    return {"seq": seq, "type": event.type, "data": data}
+
+
+def on_append(session: Session, config: Config, game: Game, rules: Rules, state: Any,
+              appended: Sequence[tuple[int, Event]], seats: Sequence[Seat]) -> None:
+    """The fan-out listener: a notification row per human player who should hear of this.
+
+    A player who has new decisions gets ``your_turn`` (urgent); when the game ended,
+    ``game_over``; otherwise, if they may see any of the events and did not cause them
+    themselves, ``news``.
+    """
+    humans = [s for s in seats if s.user_id is not None and not s.is_bot]
+    if not humans or not appended:
+        return
+    now = utcnow()
+    new_keys = {(r.decision_id, r.seat): r for r in session.scalars(
+        select(OpenDecision).where(OpenDecision.game_id == game.id, OpenDecision.opened_version == game.version,
+                                   OpenDecision.mode != "free"))}
+    first_seq, last_seq = appended[0][0], appended[-1][0]
+    actors = set(session.scalars(select(StoredEvent.actor_user_id).where(
+        StoredEvent.game_id == game.id, StoredEvent.seq >= first_seq, StoredEvent.seq <= last_seq,
+        StoredEvent.actor_user_id.is_not(None))))
+    users = get_rows(session, User, [s.user_id for s in humans])
+    prefs = preferences_for(session, list(users.values()), game.id)
+    last = _last_mailed(session, users)
+    names = seat_names(session, seats)
+    finished = game.status == "finished"
+    pending = rules.pending(state) if not finished else None
+    written: set[int] = set()
+    for seat in humans:
+        user = users.get(seat.user_id)
+        if user is None:
+            continue
+        events = [v for seq, e in appended if (v := visible_event(rules, seq, e, seat.seat)) is not None]
+        events = events[-MAX_EVENTS_PER_NOTE:]
+        mine = [d for d in (pending.for_seat(seat.seat) if pending else ())
+                if (d.id, seat.seat) in new_keys]
+        if finished:
+            kind, urgent = "game_over", False
+        elif mine:
+            kind, urgent = "your_turn", True
+        elif events and seat.user_id not in actors:
+            kind, urgent = "news", False
+        else:
+            continue
+        payload: dict[str, Any] = {"title": game.title, "seat": seat.seat, "seat_names": _json_names(names),
+                                   "events": events, "version": game.version}
+        if mine:
+            view_names = card_names(rules.view(state, seat.seat))
+            payload["decisions"] = [decision_payload(d.to_json(), view_names, new_keys[(d.id, seat.seat)].deadline_at)
+                                    for d in mine]
+        if finished:
+            payload["outcome"] = game.outcome
+        if _write(session, config, user, prefs[user.id], last.get(user.id), game.id, seat.seat, kind, urgent,
+                  payload, now):
+            written.add(user.id)
+    dispatch.remember_users(session, config, written)
+
+
+def _json_names(names: Mapping[int, str]) -> dict[str, str]:
+    return {str(k): v for k, v in names.items()}
+
+
+def _write(session: Session, config: Config, user: User, prefs: Preferences, last_mailed: Optional[dt.datetime],
+           game_id: Optional[str], seat: Optional[int], kind: str, urgent: bool, payload: dict,
+           now: dt.datetime) -> bool:
+    mode = prefs.delivery(urgent)
+    if mode == "off":
+        return False
+    session.add(Notification(user_id=user.id, game_id=game_id, seat=seat, kind=kind, urgent=urgent,
+                             payload=payload, status="pending", created_at=now,
+                             due_at=due_time(config, prefs, mode, now, last_mailed)))
+    return True
+
+
+def notify(session: Session, config: Config, user: User, *, kind: str, game: Optional[Game], seat: Optional[int],
+           payload: Mapping[str, Any], now: Optional[dt.datetime] = None) -> bool:
+    """Write one notification row outside the fan-out (invitations, reminders...)."""
+    return notify_many(session, config, [user], kind=kind, game=game, seat=seat, payload=payload, now=now) == 1
+
+
+def notify_many(session: Session, config: Config, users: Sequence[User], *, kind: str, game: Optional[Game],
+                seat: Optional[int], payload: Mapping[str, Any], now: Optional[dt.datetime] = None) -> int:
+    """The same notification for several players, with their settings read at once;
+    returns how many rows were written (players who turned this kind off get none)."""
+    now = now or utcnow()
+    game_id = game.id if game else None
+    prefs = preferences_for(session, list(users), game_id)
+    last = _last_mailed(session, [u.id for u in users])
+    urgent = kind in URGENT_KINDS
+    full = {"title": game.title if game else "", "seat": seat, **payload}
+    written = {u.id for u in users
+               if _write(session, config, u, prefs[u.id], last.get(u.id), game_id, seat, kind, urgent, full, now)}
+    dispatch.remember_users(session, config, written)
+    return len(written)
+
+
+def notify_talk(session: Session, config: Config, game: Game, readers: Sequence[tuple[User, int]],
+                message: Mapping[str, Any], *, private: bool, now: Optional[dt.datetime] = None) -> int:
+    """A table-talk message for each ``(user, seat)`` of ``readers`` (its recipients but
+    the sender), through the same rows, preferences and composer as every notification.
+
+    A private message is addressed to the player, so it follows ``act_delivery`` (urgent);
+    a public one ``info_delivery`` (news): immediate rows are coalesced and held during
+    quiet hours, digest rows wait for the digest hour, per-game overrides apply.  Only
+    the readers get a row, so a private message never reaches anyone else's mail.
+    Returns how many rows were written.
+    """
+    now = now or utcnow()
+    users = [user for user, _seat in readers]
+    prefs = preferences_for(session, users, game.id)
+    last = _last_mailed(session, [u.id for u in users])
+    written = set()
+    for user, seat in readers:
+        payload = {"title": game.title, "seat": seat, "message": dict(message)}
+        if _write(session, config, user, prefs[user.id], last.get(user.id), game.id, seat, TALK_KIND, private,
+                  payload, now):
+            written.add(user.id)
+    dispatch.remember_users(session, config, written)
+    return len(written)
+
+
+def on_game_created(session: Session, config: Config, game: Game, seats: Sequence[Seat]) -> None:
+    """Invitation mail for every invited address (the player is created if new)."""
+    from service.identity import auth
+
+    creator = session.get(User, game.created_by) if game.created_by else None
+    inviter = (creator.display_name or creator.email) if creator else ""
+    for seat in seats:
+        if seat.invited_email and seat.user_id is None:
+            user = auth.get_or_create_user(session, seat.invited_email)
+            notify(session, config, user, kind="invitation", game=game, seat=seat.seat,
+                   payload={"inviter": inviter, "game_type": game.game_type, "seats": game.seat_count,
+                            "email": seat.invited_email})

@@ -1,0 +1,136 @@
+"""The moves the server makes itself: chance, answers anyone could work out, and bot seats.
+
+The engine never rolls a die and its bot never owns a generator, so the service supplies
+both here: chance is drawn with ``secrets`` (players must not be able to predict it), and
+each bot answer gets a fresh ``random.Random`` seeded from ``secrets`` (a bot's choice
+need not be cryptographic, but it must not be predictable from earlier answers either).
+Bot seats and stand-ins play at the operator's level (``CAPUA_BOT_LEVEL``, ``normal`` by
+default; :mod:`engine.core.bots`), and the engine reads no clock, so the service bounds each
+answer's wall time here (``CAPUA_BOT_THINK_MS``): the search answers with what it has.
+Everything moves through :func:`service.play.store.step_as_stored`, exactly as a player's
+command does, so a game played by bots replays like any other.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Optional, Sequence
+
+from engine import registry
+from engine.core import bots
+from engine.core.chance import ChanceRequest, RESOLVE_CHANCE, draw_outcome
+from engine.core.errors import RuleViolation
+from engine.core.game import Rules, forced_answer
+from engine.core.types import Command, Decision, Event, SYSTEM_SEAT
+from service.play.store import step_as_stored
+
+if TYPE_CHECKING:
+    from service.play.standing_orders import StandingBook
+
+#: A bound on the server's own moves after one command.  A whole game of bots fits well
+#: below it; reaching it means a game's ``pending`` is looping, a bug to report loudly.
+MAX_AUTOPLAY_STEPS = 20_000
+
+
+class AutoplayRunaway(RuntimeError):
+    """The game kept asking for chance or bot moves beyond :data:`MAX_AUTOPLAY_STEPS`."""
+
+
+def chance_command(request: ChanceRequest, draw: Optional[Callable[[ChanceRequest], Mapping]] = None) -> Command:
+    """The command resolving ``request`` with outcomes drawn by the CSPRNG (or by ``draw``,
+    which only a test's configuration supplies: see :func:`service.play.games.injected_chance`)."""
+    outcome = draw(request) if draw is not None else draw_outcome(request, secrets.randbelow)
+    return Command(SYSTEM_SEAT, RESOLVE_CHANCE, {"id": request.id, "outcome": outcome})
+
+
+def bot_command(rules: Rules, state: Any, decision: Decision, *, level: str = bots.DEFAULT_LEVEL,
+                think_ms: int = 1000) -> Command:
+    """The answer of a bot at ``level`` to ``decision`` of ``state``, within ``think_ms``
+    of wall time (see :func:`engine.core.bots.answer`)."""
+    give_up = time.monotonic() + think_ms / 1000
+    return bots.answer(rules, registry.bot_knowledge(rules.name), state, decision,
+                       random.Random(secrets.randbits(64)), level=level,
+                       should_stop=lambda: time.monotonic() >= give_up)
+
+
+def autoplay(
+    rules: Rules, state: Any, bot_seats: Collection[int], *, max_steps: int = MAX_AUTOPLAY_STEPS,
+    standing: Optional["StandingBook"] = None, level: str = bots.DEFAULT_LEVEL, think_ms: int = 1000,
+    draw: Optional[Callable[[ChanceRequest], Mapping]] = None,
+) -> tuple[Any, list[Event]]:
+    """Resolve chance and answer bot seats until only humans owe an answer or the game ends.
+
+    Bots play at ``level``, each answer within ``think_ms`` of wall time.  A bot's answer
+    that the rules refuse (a schema sample can be legal in shape but not in the game) is
+    replaced by the decision's default, which is always legal.  Free
+    actions never block anyone, so bots leave them alone.  Returns the state and the
+    events made, in stored form.
+
+    A human's decision whose one legal answer anyone could work out from public
+    information (:func:`engine.core.game.forced_answer`) is answered here at once: that
+    tells nobody anything.  A *private* decision is asked even with a single option, so
+    whether and when it is answered never depends on what its player holds.
+
+    With ``standing`` (the players' standing orders, :mod:`service.play.standing_orders`),
+    a human's decision that one of their orders answers is answered here too, in the
+    decisions' ``order`` like a bot's; an answer the rules refuse is not replaced but
+    left to the player, and ``standing`` records which events each answer made.
+    """
+    bot_seats = frozenset(bot_seats)
+    events: list[Event] = []
+    for _ in range(max_steps):
+        if rules.outcome(state) is not None:
+            return state, events
+        pending = rules.pending(state)
+        if pending.chance is not None:
+            state, made = step_as_stored(rules, state, chance_command(pending.chance, draw))
+        else:
+            owed = [d for d in pending.blocking if d.seat in bot_seats]
+            forced = _forced(pending.blocking, pending.decisions, bot_seats)
+            if forced is not None and (not owed or forced[0].order <= min(d.order for d in owed)):
+                state, made = step_as_stored(rules, state, forced[1])
+                events.extend(made)
+                continue
+            ordered = _standing_answer(standing, pending.blocking, bot_seats) if standing is not None else None
+            if ordered is not None and (not owed or ordered[0].order <= min(d.order for d in owed)):
+                decision, command, order_id = ordered
+                try:
+                    state, made = step_as_stored(rules, state, command)
+                except RuleViolation:
+                    standing.refused(decision)
+                    continue
+                standing.applied(decision, order_id, len(events), len(made))
+                events.extend(made)
+                continue
+            if not owed:
+                return state, events
+            decision = min(owed, key=lambda d: d.order)
+            try:
+                command = bot_command(rules, state, decision, level=level, think_ms=think_ms)
+                state, made = step_as_stored(rules, state, command)
+            except RuleViolation:
+                state, made = step_as_stored(rules, state, decision.default)
+        events.extend(made)
+    raise AutoplayRunaway(f"{rules.name}: still resolving chance or bot moves after {max_steps} steps")
+
+
+def _forced(blocking: Sequence[Decision], open_decisions: Sequence[Decision],
+            bot_seats: frozenset[int]) -> Optional[tuple[Decision, Command]]:
+    """The first human decision (in ``order``) whose single answer follows from public information."""
+    for decision in sorted((d for d in blocking if d.seat not in bot_seats), key=lambda d: d.order):
+        command = forced_answer(decision, open_decisions)
+        if command is not None:
+            return decision, command
+    return None
+
+
+def _standing_answer(standing: "StandingBook", blocking: Sequence[Decision],
+                     bot_seats: frozenset[int]) -> Optional[tuple[Decision, Command, int]]:
+    """The first human decision (in ``order``) that a standing order answers."""
+    for decision in sorted((d for d in blocking if d.seat not in bot_seats), key=lambda d: d.order):
+        found = standing.answer(decision)
+        if found is not None:
+            return decision, found[0], found[1]
+    return None

@@ -1,0 +1,53 @@
+"""Who hears of changes to a game: the listeners run inside the transaction that makes them.
+
+Every change to a game goes through :func:`service.play.games._advance`, which calls
+:func:`after_append` after the events are appended and the open decisions refreshed;
+a new game calls :func:`after_create`.  Each listener writes outbox rows (mail, webhook
+deliveries...) with the caller's session, so they commit or roll back together with the
+events; delivery happens after commit.  A listener renders only from
+``rules.view``/``rules.visible`` for the recipient's seat.
+
+Play knows nothing of its listeners: the composition roots (the app factory, the
+worker's start-up, :func:`service.wiring.connect`) register them here, so that play
+never imports notify.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Sequence
+
+from sqlalchemy.orm import Session
+
+from engine.core.game import Rules
+from engine.core.types import Event
+from service.plumbing.config import Config
+from service.plumbing.db import Game, Seat
+
+Listener = Callable[[Session, Config, Game, Rules, Any, Sequence[tuple[int, Event]], Sequence[Seat]], None]
+CreatedListener = Callable[[Session, Config, Game, Sequence[Seat]], None]
+
+_on_append: tuple[Listener, ...] = ()
+_on_create: tuple[CreatedListener, ...] = ()
+
+
+def register(*, on_append: Iterable[Listener] = (), on_create: Iterable[CreatedListener] = ()) -> None:
+    """Make these the listeners, called in this order (replacing any registered before)."""
+    global _on_append, _on_create
+    _on_append, _on_create = tuple(on_append), tuple(on_create)
+
+
+def listeners() -> list[Listener]:
+    return list(_on_append)
+
+
+def after_append(session: Session, config: Config, game: Game, rules: Rules, state: Any,
+                 appended: Sequence[tuple[int, Event]], seats: Sequence[Seat]) -> None:
+    """Run every listener on the events just appended to ``game`` (now in ``state``)."""
+    for listener in _on_append:
+        listener(session, config, game, rules, state, appended, seats)
+
+
+def after_create(session: Session, config: Config, game: Game, seats: Sequence[Seat]) -> None:
+    """Run every listener on a game just created with its ``seats`` (invitations...)."""
+    for listener in _on_create:
+        listener(session, config, game, seats)

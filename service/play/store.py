@@ -1,0 +1,308 @@
+"""The event store: a game is its events, appended once and never changed.
+
+Writes go through :func:`append`, which is also the optimistic-concurrency gate: the
+game's ``version`` moves from the version a command was decided against to the new one
+in a single conditional ``UPDATE``, so of two writers that read the same version exactly
+one succeeds and the other gets :class:`~service.plumbing.errors.LostRace` (409) having changed
+nothing.  On PostgreSQL the ``UPDATE`` also holds the game row's lock until commit, so
+everything written after it in the same transaction (open decisions, outbox rows) is
+serialised per game as well.
+
+Reads fold events onto the newest usable snapshot, so loading a long game costs about
+as much as loading a short one.  Snapshots are pickles of the folded state tagged with
+the ``rules_version`` of the code that folded them; one written by other rules, or one
+that no longer unpickles, is skipped and the events are replayed instead: snapshots are
+a cache, never the truth.  They are written by this process only, from its own folds,
+which is what makes unpickling them acceptable.
+
+Folded states are also kept in a small in-process cache keyed by ``(game_id, version,
+rules_version)``.  A committed prefix of a stream never changes, so such a key names one
+state forever; the only danger is caching a state whose events are not committed yet (a
+rollback, and another process committing a different stream at that version).  So a
+state enters the cache only once it is known to be committed: at once when it was read
+by a transaction that has written no events, else when that transaction commits
+(:func:`_publish_after_commit`); a rollback drops it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import pickle
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence, Union
+
+from sqlalchemy import event, insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
+
+from engine import registry
+from engine.core.game import Rules, replay, step
+from engine.core.types import Command, Event
+from service.plumbing.db import Game, Snapshot, StoredEvent, utcnow
+from service.plumbing.errors import LostRace
+
+log = logging.getLogger(__name__)
+
+#: Type prefix of the service's own events (pause, missed deadline...: see
+#: :mod:`service.play.meta_events`).  They share the stream and its versions, but the rules
+#: never fold them: they are not moves of the game.
+SERVICE_EVENT_PREFIX = "capua."
+
+
+@dataclass(frozen=True)
+class RecordedEvent:
+    """An event as stored: its place in the stream, when it happened and who caused it
+    (``actor_user_id`` is ``None`` for the server: chance, bots, deadline defaults)."""
+
+    seq: int
+    event: Event
+    at: dt.datetime
+    actor_user_id: Optional[int]
+
+
+def rules_of(game: Game) -> Rules:
+    """The rules object that folds ``game``'s events."""
+    return registry.get(game.game_type)
+
+
+def as_stored(event: Event) -> Event:
+    """``event`` exactly as it will read back from the database.
+
+    The ``data`` column is JSON: tuples come back as lists and integer keys as strings.
+    Folding the stored form in the live path too means the state a request continues
+    with, the snapshot it may pickle, and a later replay are the same state.  Data that
+    is not JSON at all fails here, before anything is written.
+    """
+    data = json.loads(json.dumps(dict(event.data), allow_nan=False))
+    return Event(type=event.type, data=data, version=event.version)
+
+
+def step_as_stored(rules: Rules, state: Any, command: Command) -> tuple[Any, list[Event]]:
+    """:func:`engine.core.game.step`, returning the events (and the state folded from
+    them) in stored form; see :func:`as_stored`.
+
+    Raises the engine's :class:`~engine.core.errors.RuleViolation` unchanged.
+    """
+    before = state
+    state, events = step(rules, state, command)
+    stored = [as_stored(e) for e in events]
+    if stored != events:
+        state = replay(rules, before, stored)
+    return state, stored
+
+
+def append(
+    session: Session,
+    game: Game,
+    events: Sequence[Event],
+    expected_version: int,
+    actor_user_id: Union[Optional[int], Sequence[Optional[int]]],
+    *,
+    state: Any = None,
+    snapshot_every: int = 0,
+    rules: Optional[Rules] = None,
+) -> list[tuple[int, Event]]:
+    """Append ``events`` to ``game`` if it is still at ``expected_version``.
+
+    ``actor_user_id`` is one user id (or ``None``) for every event, or a sequence with
+    one per event, so a command and the chance and bot moves it triggered land in one
+    append with the right actor each.  Pass ``state`` (the fold after these events) and
+    ``snapshot_every`` to store a snapshot whenever the append crosses a multiple of it.
+
+    Returns ``[(seq, event), ...]`` and leaves ``game.version`` / ``game.updated_at``
+    at their new values.  Raises :class:`LostRace` if another writer got there first
+    (the version moved, or a ``(game_id, seq)`` already exists); after a unique
+    violation the database has aborted the transaction, so the caller must roll back.
+    Never commits.
+    """
+    events = list(events)
+    if isinstance(actor_user_id, (list, tuple)):
+        actors = list(actor_user_id)
+        if len(actors) != len(events):
+            raise ValueError(f"{len(actors)} actors for {len(events)} events")
+    else:
+        actors = [actor_user_id] * len(events)
+
+    # The game row (when just created) must exist before the conditional update sees it.
+    session.flush()
+    session.info[_WROTE] = True
+    new_version = expected_version + len(events)
+    now = utcnow()
+    games = Game.__table__
+    result = session.execute(
+        games.update()
+        .where(games.c.id == game.id, games.c.version == expected_version)
+        .values(version=new_version, updated_at=now)
+    )
+    if result.rowcount != 1:
+        raise LostRace(
+            "someone else changed this game first; reload it and try again",
+            details={"game_id": game.id, "expected_version": expected_version},
+        )
+    set_committed_value(game, "version", new_version)
+    set_committed_value(game, "updated_at", now)
+
+    appended = [(expected_version + i, e) for i, e in enumerate(events, start=1)]
+    if appended:
+        rows = [
+            {
+                "game_id": game.id,
+                "seq": seq,
+                "type": e.type,
+                "type_version": e.version,
+                "data": dict(e.data),
+                "actor_user_id": actor,
+                "created_at": now,
+            }
+            for (seq, e), actor in zip(appended, actors)
+        ]
+        try:
+            session.execute(insert(StoredEvent), rows)
+        except IntegrityError as err:
+            raise LostRace(
+                "this game's events were written concurrently; reload it and try again",
+                details={"game_id": game.id, "expected_version": expected_version},
+            ) from err
+
+    if state is not None:
+        remember_state(session, game.id, new_version, (rules or rules_of(game)).rules_version, state)
+        if snapshot_every > 0 and new_version // snapshot_every > expected_version // snapshot_every:
+            write_snapshot(session, game, new_version, state, rules=rules)
+    return appended
+
+
+def write_snapshot(session: Session, game: Game, seq: int, state: Any, *, rules: Optional[Rules] = None) -> None:
+    """Cache ``state`` as the fold of ``game``'s events up to ``seq``."""
+    rules = rules or rules_of(game)
+    session.add(
+        Snapshot(
+            game_id=game.id,
+            seq=seq,
+            rules_version=rules.rules_version,
+            state=pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL),
+        )
+    )
+
+
+def load_events(session: Session, game_id: str, after: int = 0, upto: Optional[int] = None,
+                *, limit: Optional[int] = None) -> list[RecordedEvent]:
+    """Events with ``after < seq <= upto`` (to the end when ``upto`` is None), in order."""
+    query = (
+        select(StoredEvent.seq, StoredEvent.type, StoredEvent.type_version, StoredEvent.data,
+               StoredEvent.created_at, StoredEvent.actor_user_id)
+        .where(StoredEvent.game_id == game_id, StoredEvent.seq > after)
+        .order_by(StoredEvent.seq)
+    )
+    if upto is not None:
+        query = query.where(StoredEvent.seq <= upto)
+    if limit is not None:
+        query = query.limit(limit)
+    return [
+        RecordedEvent(seq=seq, event=Event(type=type_, data=data, version=version), at=at, actor_user_id=actor)
+        for seq, type_, version, data, at, actor in session.execute(query)
+    ]
+
+
+def load_state(session: Session, game: Game, *, rules: Optional[Rules] = None) -> Any:
+    """The state of ``game`` at its current version."""
+    return load_state_at(session, game, game.version, rules=rules)
+
+
+def load_state_at(session: Session, game: Game, seq: int, *, rules: Optional[Rules] = None) -> Any:
+    """The state of ``game`` after its first ``seq`` events (``0``: the initial state).
+
+    Starts from the newest snapshot at or below ``seq`` written by the current rules
+    and folds only the events after it.  Raises ``ValueError`` for a ``seq`` outside
+    ``0..game.version``.
+    """
+    if not 0 <= seq <= game.version:
+        raise ValueError(f"game {game.id} has no event {seq} (version {game.version})")
+    rules = rules or rules_of(game)
+    key = (game.id, seq, rules.rules_version)
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    base_seq, state = _newest_snapshot(session, game, rules, seq)
+    if state is None:
+        base_seq, state = 0, rules.initial_state(game.seat_count, game.options)
+    events = load_events(session, game.id, after=base_seq, upto=seq)
+    state = replay(rules, state, (r.event for r in events if not r.event.type.startswith(SERVICE_EVENT_PREFIX)))
+    remember_state(session, game.id, seq, rules.rules_version, state)
+    return state
+
+
+# ---------------------------------------------------------------- the committed-state cache
+
+_CACHE_SIZE = 512
+_CACHE: "OrderedDict[tuple[str, int, str], Any]" = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_WROTE = "capua.store.wrote"
+_UNCOMMITTED = "capua.store.uncommitted_states"
+
+
+def remember_state(session: Session, game_id: str, version: int, rules_version: str, state: Any) -> None:
+    """Cache ``state`` as the fold of ``game_id`` up to ``version`` once that is committed."""
+    key = (game_id, version, rules_version)
+    if session.info.get(_WROTE):
+        session.info.setdefault(_UNCOMMITTED, []).append((key, state))
+    else:
+        _cache_put(key, state)
+
+
+def _cache_put(key: tuple[str, int, str], state: Any) -> None:
+    with _CACHE_LOCK:
+        _CACHE[key] = state
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+
+
+def clear_state_cache() -> None:
+    """Forget every cached state (tests that rewrite a database under the same ids)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+@event.listens_for(Session, "after_commit")
+def _publish_after_commit(session: Session) -> None:
+    for key, state in session.info.pop(_UNCOMMITTED, ()):
+        _cache_put(key, state)
+    session.info.pop(_WROTE, None)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_after_rollback(session: Session) -> None:
+    session.info.pop(_UNCOMMITTED, None)
+    session.info.pop(_WROTE, None)
+
+
+def _newest_snapshot(session: Session, game: Game, rules: Rules, seq: int) -> tuple[int, Any]:
+    """``(seq, state)`` of the newest usable snapshot at or below ``seq``, else ``(0, None)``.
+
+    One blob is fetched at a time: a long game has many snapshots and usually the
+    newest one is good.
+    """
+    bound = seq
+    while bound > 0:
+        row = session.execute(
+            select(Snapshot.seq, Snapshot.state)
+            .where(Snapshot.game_id == game.id, Snapshot.rules_version == rules.rules_version,
+                   Snapshot.seq <= bound)
+            .order_by(Snapshot.seq.desc())
+            .limit(1)
+        ).first()
+        if row is None:
+            break
+        try:
+            return row.seq, pickle.loads(row.state)
+        except Exception:  # any unreadable pickle: a stale cache entry, never fatal
+            log.warning("snapshot %s@%s does not unpickle; replaying from an earlier point",
+                        game.id, row.seq, exc_info=True)
+            bound = row.seq - 1
+    return 0, None

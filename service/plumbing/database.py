@@ -1,0 +1,96 @@
+"""The database of a running app: Flask-SQLAlchemy over Capua's models, Flask-Migrate over
+its Alembic history.
+
+``db`` is the one Flask-SQLAlchemy extension (``SQLAlchemy(model_class=Base)``, defined
+with the typed models in :mod:`service.plumbing.db`); :func:`init_app` points it at the configured
+database.  A request's session is ``db.session`` (:func:`session`), removed when the app
+context ends; nothing commits implicitly: the one service function that changes a game
+flushes, and the view commits once, so the events, the outbox rows and the idempotency
+record of a request land in one transaction or not at all.
+
+Work outside a request (the in-process worker, Celery tasks, the CLI) runs inside an app
+context too, with :func:`sessions`: a factory of independent sessions on the same engine
+with the same options, for work that needs transactions of its own (claiming a row,
+then sending).  :func:`bare_app` is the app of a process that serves no pages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from flask import Flask, current_app
+from flask_migrate import Migrate
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from service.plumbing.config import Config
+from service.plumbing.db import configure_engine, db, engine_options, make_sessionmaker
+
+#: The Alembic history (``env.py``, ``versions/``), run by Flask-Migrate.
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+migrate = Migrate(directory=str(MIGRATIONS_DIR))
+
+
+
+@migrate.configure
+def _database_url_for_env(config):
+    """Flask-Migrate's Alembic configuration, with the app's database URL for ``env.py``."""
+    config.attributes.setdefault("database_url", current_app.config["SQLALCHEMY_DATABASE_URI"])
+    return config
+
+
+#: ``app.extensions`` key of the app's factory of independent sessions.
+_SESSIONS = "capua.sessions"
+
+
+def init_app(app: Flask, config: Config) -> None:
+    """Flask-SQLAlchemy and Flask-Migrate for ``app``, on ``config``'s database."""
+    app.config["SQLALCHEMY_DATABASE_URI"] = config.database_url
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(config.database_url)
+    app.extensions["capua.config"] = config
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS_DIR))
+    with app.app_context():
+        configure_engine(db.engine)
+        app.extensions[_SESSIONS] = make_sessionmaker(db.engine)
+
+
+def bare_app(config: Config) -> Flask:
+    """An app with the settings and the database and nothing else: the Celery worker's,
+    the CLI's and the migrations' (they serve no pages)."""
+    app = Flask("capua", instance_path=config.instance_dir)
+    init_app(app, config)
+    return app
+
+
+def engine(app: Optional[Flask] = None) -> Engine:
+    """The engine of ``app`` (default: the current one)."""
+    app = app or current_app
+    with app.app_context():
+        return db.engine
+
+
+def sessions(app: Optional[Flask] = None) -> sessionmaker:
+    """Independent sessions on ``app``'s engine (default: the current app's)."""
+    return (app or current_app).extensions[_SESSIONS]
+
+
+def new_session() -> Session:
+    """A session of its own on the current app's engine, for a short side transaction."""
+    return sessions()()
+
+
+def config() -> Config:
+    return current_app.extensions["capua.config"]
+
+
+def session() -> Session:
+    """The session of the current request (``db.session``), removed at teardown."""
+    return db.session
+
+
+def dispose(app: Flask) -> None:
+    """Close every connection of ``app``'s engine (at shutdown, and between tests)."""
+    engine(app).dispose()

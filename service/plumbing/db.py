@@ -1,0 +1,540 @@
+"""Capua's database schema (SQLAlchemy 2), identical on SQLite and PostgreSQL.
+
+The truth of a game is its ``events`` rows, append-only with ``(game_id, seq)`` unique.
+Everything else about a game is derived or a cache: ``games.version`` is the stream
+version (the optimistic-concurrency token, equal to the last ``seq``), ``snapshots``
+cache folded states, ``open_decisions`` indexes who owes an answer (for "my games,
+awaiting me first", deadlines and reminders).  Alembic migrations in
+``service/plumbing/migrations`` create exactly these tables.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Optional
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, registry, sessionmaker
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+class UTCDateTime(TypeDecorator):
+    """Timezone-aware UTC datetimes on both SQLite (which drops tzinfo) and PostgreSQL.
+
+    A ``TypeDecorator``: a ``DateTime`` subclass loses its result processing on SQLite,
+    where the dialect swaps in its own ``DATETIME`` implementation.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is not None and value.tzinfo is not None:
+            value = value.astimezone(dt.timezone.utc)
+        return value
+
+    def process_result_value(self, value, dialect):
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=dt.timezone.utc)
+        return value
+
+
+class Base(DeclarativeBase):
+    """The declarative base: JSON for dicts, aware UTC for datetimes."""
+
+    registry = registry(type_annotation_map={dict[str, Any]: JSON, dt.datetime: UTCDateTime})
+
+
+#: The Flask-SQLAlchemy extension; every model is a ``db.Model`` (sharing ``Base``'s
+#: registry and metadata).  :mod:`service.plumbing.database` binds it to an app.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+
+
+class User(db.Model):
+    """A player is an email address (stored lower-cased)."""
+
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    display_name: Mapped[str] = mapped_column(String(80), default="")
+    language: Mapped[str] = mapped_column(String(8), default="en")
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class ApiToken(db.Model):
+    """A personal API token: shown once, stored as a SHA-256 hash, revocable."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(80), default="")
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    prefix: Mapped[str] = mapped_column(String(16), default="")
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    revoked_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+
+
+class UsedLink(db.Model):
+    """Single-use signed links (magic sign-in, later one-click actions): the ``jti`` of each
+    link is inserted when it is used, so a second use hits the primary key."""
+
+    __tablename__ = "used_links"
+    jti: Mapped[str] = mapped_column(String(64), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(32))
+    used_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[dt.datetime] = mapped_column()
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # url-safe random id
+    game_type: Mapped[str] = mapped_column(String(32))
+    title: Mapped[str] = mapped_column(String(120), default="")
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open | running | finished
+    version: Mapped[int] = mapped_column(BigInteger, default=0)
+    rules_version: Mapped[str] = mapped_column(String(32), default="")
+    clock_hours: Mapped[int] = mapped_column(Integer, default=24)
+    created_by: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    outcome: Mapped[Optional[dict[str, Any]]] = mapped_column(nullable=True)
+
+
+class Seat(db.Model):
+    """A seat of a game: a bot, an invited email not yet joined, a joined user, or open."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    invited_email: Mapped[Optional[str]] = mapped_column(String(320), nullable=True)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    # Absence (service.play.absence): deadlines this seat's player let pass in a row, and since
+    # when the bot plays the seat for them (until they act again).
+    missed_deadlines: Mapped[int] = mapped_column(Integer, default=0)
+    bot_since: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+
+
+class StoredEvent(db.Model):
+    """One event of one game.  Never updated, never deleted."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(BigInteger)
+    type: Mapped[str] = mapped_column(String(64))
+    type_version: Mapped[int] = mapped_column(Integer, default=1)
+    data: Mapped[dict[str, Any]] = mapped_column()
+    # who caused it: a user id (None for the server: chance, bots, deadlines)
+    actor_user_id: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class Snapshot(db.Model):
+    """A cached fold of a game's events up to ``seq``; discarded if ``rules_version`` differs."""
+
+    __tablename__ = "snapshots"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(BigInteger)
+    rules_version: Mapped[str] = mapped_column(String(32))
+    state: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class IdempotencyKey(db.Model):
+    """The first answer to a mutating request, replayed for a retry with the same key (24 h)."""
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (UniqueConstraint("principal", "key"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    principal: Mapped[str] = mapped_column(String(64))  # "user:<id>" (or "anon:<ip>")
+    key: Mapped[str] = mapped_column(String(255))
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int] = mapped_column(Integer)
+    response_body: Mapped[str] = mapped_column(Text)
+    response_headers: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
+
+
+class OpenDecision(db.Model):
+    """Who owes an answer right now, rewritten with every append in the same transaction.
+
+    ``version`` is the game version the decision was (re)opened at; a deadline default is
+    submitted against it, so a late or duplicate trigger is a harmless stale-version no-op.
+    """
+
+    __tablename__ = "open_decisions"
+    __table_args__ = (
+        UniqueConstraint("game_id", "decision_id", "seat"),
+        Index("ix_open_decisions_deadline", "deadline_at"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    decision_id: Mapped[str] = mapped_column(String(120))
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[Optional[int]] = mapped_column(Integer, nullable=True, index=True)
+    mode: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(BigInteger)
+    opened_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    deadline_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    # Deadlines and reminders (service.play.deadlines): the version the row was first opened at
+    # (tells a listener which decisions are new), when to remind and for which deadline a
+    # reminder went out (a moved deadline re-arms it), the sweep's claim, and the time
+    # left while the game is paused (``deadline_at`` is then empty).
+    opened_version: Mapped[Optional[int]] = mapped_column(BigInteger, nullable=True)
+    remind_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    reminded_for: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    claimed_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    claim_token: Mapped[Optional[str]] = mapped_column(String(32), nullable=True)
+    paused_remaining_s: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+
+
+class MailMessage(db.Model):
+    """Every email Capua sends, written in the transaction that caused it (the mail outbox).
+
+    ``status``: pending -> sent (or failed after retries).  The local outbox backend also
+    writes each sent message to a file under ``CAPUA_MAIL_OUTBOX_DIR``.
+    """
+
+    __tablename__ = "mail_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    to_address: Mapped[str] = mapped_column(String(320), index=True)
+    subject: Mapped[str] = mapped_column(String(255))
+    text_body: Mapped[str] = mapped_column(Text)
+    html_body: Mapped[str] = mapped_column(Text, default="")
+    headers: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    kind: Mapped[str] = mapped_column(String(32), default="")
+    status: Mapped[str] = mapped_column(String(16), default="pending", index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    sent_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    # When a deliverer claimed the row (``sending``); a claim older than the task's hard
+    # time limit belongs to a dead worker and the sweep puts the row back to ``pending``.
+    claimed_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+
+
+# --------------------------------------------------------------------------- notifications, deadlines, absence
+
+
+class GameClock(db.Model):
+    """A game's clock policy, chosen at creation (the time per decision is
+    ``games.clock_hours``), and whether its creator has paused it.
+
+    ``time_of_day`` ("HH:MM" in ``timezone``) moves every deadline to the next such time;
+    ``weekend_pause`` stops the clock from Saturday 00:00 to Monday 00:00 in ``timezone``;
+    after ``bot_after_missed`` deadlines missed in a row (0: never) the bot plays the seat;
+    ``vacation`` lets players spend vacation days in this game; ``window_hours`` is the
+    time per window answer (null: a sixth of the time per decision, at least an hour).
+    """
+
+    __tablename__ = "game_clocks"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    time_of_day: Mapped[Optional[str]] = mapped_column(String(5), nullable=True)
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    weekend_pause: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_after_missed: Mapped[int] = mapped_column(Integer, default=2)
+    vacation: Mapped[bool] = mapped_column(Boolean, default=True)
+    window_hours: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    paused_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    paused_by: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+
+
+class NotificationPreference(db.Model):
+    """A player's global notification settings; no row means the defaults.
+
+    ``act_delivery`` is for mail asking the player to act, ``info_delivery`` for news:
+    ``immediate``, ``digest`` (one mail a day at ``digest_hour``) or ``off``.  Quiet hours
+    (``quiet_start`` to ``quiet_end``, hours in the player's time zone) hold mail back;
+    ``reminder_lead_hours`` empty scales the reminder to the game's clock, 0 turns
+    reminders off.  Language and time zone live on ``users``.
+    """
+
+    __tablename__ = "notification_preferences"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    act_delivery: Mapped[str] = mapped_column(String(16), default="immediate")
+    info_delivery: Mapped[str] = mapped_column(String(16), default="digest")
+    digest_hour: Mapped[int] = mapped_column(Integer, default=8)
+    quiet_start: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    quiet_end: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    reminder_lead_hours: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    email_enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class GameNotificationPreference(db.Model):
+    """A player's settings for one game; an empty field inherits the global one."""
+
+    __tablename__ = "game_notification_preferences"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    act_delivery: Mapped[Optional[str]] = mapped_column(String(16), nullable=True)
+    info_delivery: Mapped[Optional[str]] = mapped_column(String(16), nullable=True)
+    reminder_lead_hours: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class Notification(db.Model):
+    """Something one player should hear of: the notification outbox.
+
+    Written by the fan-out listener in the transaction of the events (or by the reminder
+    sweep), with everything the mail needs already rendered for the recipient's seat in
+    ``payload``.  ``due_at`` is when it may go out (coalescing window, quiet hours,
+    digest hour); the composer turns all of a player's pending rows into one mail
+    (``status`` pending -> mailed, with ``mail_id``) or drops rows that no longer matter
+    (``dropped``: the decision was answered meanwhile).
+    """
+
+    __tablename__ = "notifications"
+    __table_args__ = (
+        Index("ix_notifications_due", "status", "due_at"),
+        Index("ix_notifications_user", "user_id", "status"),
+    )
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game_id: Mapped[Optional[str]] = mapped_column(String(32), nullable=True)
+    seat: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    urgent: Mapped[bool] = mapped_column(Boolean, default=False)
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    due_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    mail_id: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    done_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+
+
+class Vacation(db.Model):
+    """Dates a player declared they are away (inclusive, in their time zone)."""
+
+    __tablename__ = "vacations"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    starts_on: Mapped[dt.date] = mapped_column(Date)
+    ends_on: Mapped[dt.date] = mapped_column(Date)
+    note: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class VacationDay(db.Model):
+    """One day of a player's yearly allowance, spent because a deadline would have passed.
+
+    One row per calendar day (the player's time zone): a day spent covers every game.
+    """
+
+    __tablename__ = "vacation_days"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    day: Mapped[dt.date] = mapped_column(Date, primary_key=True)
+    game_id: Mapped[Optional[str]] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+# --------------------------------------------------------------------------- webhooks
+
+
+class WebhookEndpoint(db.Model):
+    """A URL a user asked Capua to POST events to: for one game, or (``game_id`` null)
+    for every game they hold a seat in.
+
+    ``secret`` is the Standard Webhooks signing secret (``whsec_`` + base64), kept in
+    clear because HMAC needs it; after a rotation ``previous_secret`` keeps signing too
+    until ``previous_secret_expires_at``, so receivers can switch without a gap.
+    ``status`` is ``enabled`` or ``disabled`` (by its owner, a ``410 Gone``, a message
+    that failed its whole retry schedule, or an address that may not be called):
+    ``disabled_code`` says which (see ``service.notify.webhooks.DISABLED_CODES``) with its
+    ``disabled_details``, so it can be told in the owner's language;
+    ``disabled_reason`` keeps the English sentence the API has always shown.
+    """
+
+    __tablename__ = "webhook_endpoints"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[Optional[str]] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=True,
+                                                   index=True)
+    url: Mapped[str] = mapped_column(String(2000))
+    description: Mapped[str] = mapped_column(String(200), default="")
+    event_types: Mapped[list[str]] = mapped_column(JSON, default=list)
+    secret: Mapped[str] = mapped_column(String(120))
+    previous_secret: Mapped[Optional[str]] = mapped_column(String(120), nullable=True)
+    previous_secret_expires_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="enabled")
+    disabled_reason: Mapped[str] = mapped_column(String(300), default="")
+    disabled_code: Mapped[str] = mapped_column(String(32), default="")
+    disabled_details: Mapped[Optional[dict]] = mapped_column(JSON, nullable=True)
+    disabled_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class WebhookDelivery(db.Model):
+    """One message to one endpoint: the webhook outbox row, written in the transaction of
+    the change it reports.
+
+    ``message_id`` is the ``webhook-id`` header, the same on every attempt so receivers
+    can deduplicate; ``payload`` is the exact body, rendered once at enqueue time from
+    what the endpoint's owner may see.  ``status``: ``pending`` (waiting for
+    ``next_attempt_at``) -> ``sending`` (claimed until ``locked_until``) -> ``succeeded``
+    or, after the retry schedule or on ``410``, ``failed``.  ``attempts`` counts the
+    attempts of the current run (a manual redelivery starts a new run); every attempt
+    is logged in ``webhook_attempts``.
+    """
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (Index("ix_webhook_deliveries_due", "status", "next_attempt_at"),)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    endpoint_id: Mapped[int] = mapped_column(ForeignKey("webhook_endpoints.id", ondelete="CASCADE"), index=True)
+    message_id: Mapped[str] = mapped_column(String(64), unique=True)
+    event_type: Mapped[str] = mapped_column(String(64))
+    game_id: Mapped[Optional[str]] = mapped_column(String(32), nullable=True)
+    payload: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    locked_until: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    last_status_code: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    delivered_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+
+
+class WebhookAttempt(db.Model):
+    """One HTTP attempt of a delivery, for the delivery log."""
+
+    __tablename__ = "webhook_attempts"
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    delivery_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                             ForeignKey("webhook_deliveries.id", ondelete="CASCADE"), index=True)
+    started_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    duration_ms: Mapped[int] = mapped_column(Integer, default=0)
+    status_code: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    error: Mapped[str] = mapped_column(Text, default="")
+    response_excerpt: Mapped[str] = mapped_column(Text, default="")
+    manual: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+# --------------------------------------------------------------------------- standing orders
+
+
+class StandingOrder(db.Model):
+    """A player's answer to future decisions, given in advance (see
+    :mod:`service.play.standing_orders` for the rule format).  Private to its owner: only the
+    events it causes are seen by others, as ordinary command events.
+
+    ``game_id`` null: for every game the owner plays (of ``game_type`` when set).
+    Orders are tried by ``position`` (then id), per-game orders before general ones.
+    """
+
+    __tablename__ = "standing_orders"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[Optional[str]] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=True,
+                                                   index=True)
+    game_type: Mapped[Optional[str]] = mapped_column(String(32), nullable=True)
+    name: Mapped[str] = mapped_column(String(80), default="")
+    rule: Mapped[dict[str, Any]] = mapped_column(JSON)
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    uses: Mapped[int] = mapped_column(Integer, default=0)
+    last_used_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    last_used_game_id: Mapped[Optional[str]] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+# --------------------------------------------------------------------------- table talk
+
+
+class TableMessage(db.Model):
+    """A table-talk message of a game: public to every seat (``public``), or private to
+    the seats listed in ``table_message_recipients`` (the sender's included).
+
+    Kept apart from the game's events on purpose: talking never moves the game's
+    version, so it never makes anyone's ``expected_version`` stale.
+    ``inbound_message_id`` is the ``Message-ID`` of the email a reply came in, so a mail
+    delivered twice posts once.
+    """
+
+    __tablename__ = "table_messages"
+    __table_args__ = (Index("ix_table_messages_game", "game_id", "id"),)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    sender_user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    sender_seat: Mapped[int] = mapped_column(Integer)
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    body: Mapped[str] = mapped_column(Text)
+    reply_to_id: Mapped[Optional[int]] = mapped_column(BigInteger, nullable=True)
+    via: Mapped[str] = mapped_column(String(16), default="web")
+    inbound_message_id: Mapped[Optional[str]] = mapped_column(String(255), nullable=True, unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class TableMessageRecipient(db.Model):
+    """One seat a private table-talk message is addressed to."""
+
+    __tablename__ = "table_message_recipients"
+    message_id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                            ForeignKey("table_messages.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+def engine_options(url: str) -> dict[str, Any]:
+    """Engine options for ``url``: SQLite waits for a lock and is shared between threads."""
+    if url.startswith("sqlite"):
+        return {"connect_args": {"timeout": 30, "check_same_thread": False}}
+    return {}
+
+
+def configure_engine(engine: Engine) -> Engine:
+    """SQLite gets foreign keys, WAL and a busy timeout on every connection."""
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection, _record):  # pragma: no cover - trivial
+            cur = dbapi_connection.cursor()
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+    return engine
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine of its own for ``url`` (migrations, tests, benchmarks); the app's engine is
+    Flask-SQLAlchemy's (:mod:`service.plumbing.database`), with the same options."""
+    return configure_engine(create_engine(url, **{**engine_options(url), **kwargs}))
+
+
+def make_sessionmaker(engine: Engine) -> sessionmaker:
+    return sessionmaker(bind=engine, expire_on_commit=False)

@@ -1,0 +1,269 @@
+"""Idempotent mutating requests: a retried request gets the first answer, and changes nothing.
+
+Every mutating view is wrapped by :func:`idempotent`, which is also where that view's one
+commit happens.  Without an ``Idempotency-Key`` header it runs the view and commits
+when the answer is a success.  With a key (at most 255 printable ASCII characters), per
+principal (the signed-in user, else the client address):
+
+1. an unexpired stored answer for the key is replayed (``Idempotent-Replayed: true``),
+   or refused with 422 ``idempotency_key_reused`` if it answered a different request
+   (method, path, query, ``If-Match`` and the body's JSON meaning are fingerprinted);
+2. otherwise the key is *claimed* by inserting its row before the view runs, in one
+   statement (``INSERT ... ON CONFLICT DO NOTHING RETURNING id``): a new key costs
+   that statement and the answer's ``UPDATE``, nothing else.  A concurrent duplicate's
+   insert waits on the unique ``(principal, key)`` index (PostgreSQL) or on the write
+   lock (SQLite) until the first transaction ends; if the first committed, the
+   duplicate inserts nothing, reads the stored answer and replays it; so it never runs
+   the change a second time and never answers 500;
+3. the view runs in the same transaction; a success answer (status, body and the
+   headers in :data:`REPLAYED_HEADERS`) is written into the claimed row and committed
+   together with the change.  A refusal (4xx) changed nothing and is not stored: the
+   claim is rolled back with everything else, so a retry is evaluated afresh, which
+   cannot apply anything twice.
+
+Keys older than ``config.idempotency_ttl_hours`` are ignored, purged by the workers'
+sweep (:func:`purge_expired`, never on the request path), and an expired row still
+holding a key that is used again is replaced by the new claim.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import hashlib
+import json
+import re
+from typing import Any, Callable, Optional
+
+from flask import Response, current_app, g, request
+from sqlalchemy import delete, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from service.plumbing import requester
+from service.plumbing.config import Config
+from service.plumbing.database import config as current_config, session as current_session
+from service.plumbing.db import IdempotencyKey, utcnow
+from service.plumbing.errors import Conflict, InvalidInput, LostRace, ServiceError
+from service.plumbing.json_input import read_json
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+MAX_KEY_LENGTH = 255
+#: Headers of the first answer that a replay repeats (the body says the rest).
+REPLAYED_HEADERS = ("Content-Type", "Location", "ETag")
+
+_KEY_PATTERN = re.compile(r"[\x20-\x7e]{1,255}")
+#: How often a claim is retried when the first holder of the key rolled back meanwhile.
+_CLAIM_ATTEMPTS = 3
+
+
+class IdempotencyKeyReused(InvalidInput):
+    code = "idempotency_key_reused"
+
+
+class IdempotencyKeyInUse(Conflict):
+    code = "idempotency_key_in_use"
+
+
+def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a mutating view: one commit, and idempotent under ``Idempotency-Key``."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        raw_key = request.headers.get(HEADER)
+        if raw_key is None:
+            return _run_and_commit(view, args, kwargs)
+        return _run_idempotent(validate_key(raw_key), view, args, kwargs)
+
+    return wrapper
+
+
+def after_commit(callback: Callable[[], Any]) -> None:
+    """Run ``callback`` once this request's transaction has committed (wake a mail worker...).
+
+    Never run for a refused request or a replay: nothing new was committed then.  A
+    failing callback is logged; the change it follows is committed and stands.
+    """
+    g.setdefault("capua_after_commit", []).append(callback)
+
+
+def _committed() -> None:
+    for callback in g.pop("capua_after_commit", []):
+        try:
+            callback()
+        except Exception:
+            current_app.logger.exception("after-commit callback failed")
+
+
+def _discard_callbacks() -> None:
+    g.pop("capua_after_commit", None)
+
+
+def validate_key(raw: str) -> str:
+    if not _KEY_PATTERN.fullmatch(raw):
+        raise InvalidInput(
+            f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters.",
+            code="invalid_idempotency_key",
+        )
+    return raw
+
+
+def purge_expired(session: Session, config: Config, now: Optional[dt.datetime] = None,
+                  principal: Optional[str] = None) -> int:
+    """Delete stored answers older than the TTL (of one ``principal`` if given); return how many.
+
+    Flushes but does not commit: the caller's transaction decides.
+    """
+    cutoff = _cutoff(config, now)
+    stmt = delete(IdempotencyKey).where(IdempotencyKey.created_at < cutoff)
+    if principal is not None:
+        stmt = stmt.where(IdempotencyKey.principal == principal)
+    result = session.execute(stmt)
+    return int(result.rowcount or 0)
+
+
+def purge_expired_keys(sessions: Any, config: Config) -> int:
+    """The workers' sweep: delete every expired stored answer in a transaction of its own."""
+    with sessions() as session:
+        purged = purge_expired(session, config)
+        session.commit()
+    return purged
+
+
+def request_fingerprint() -> str:
+    """A hash of what makes two requests "the same request" for a key."""
+    body = request.get_data(cache=True)
+    try:
+        canonical = json.dumps(read_json(body), sort_keys=True, separators=(",", ":"),
+                               ensure_ascii=True).encode("ascii")
+    except ServiceError:
+        canonical = body
+    digest = hashlib.sha256()
+    for part in (request.method, request.path, request.query_string.decode("latin-1"),
+                 request.headers.get("If-Match", "")):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\x00")
+    digest.update(canonical)
+    return digest.hexdigest()
+
+
+def principal_of_request() -> str:
+    """``user:<id>`` for a signed-in user, else ``anon:<address>`` (the magic-link form)."""
+    user_id = requester.current_user_id()
+    if user_id is not None:
+        return f"user:{user_id}"
+    return f"anon:{request.remote_addr or 'unknown'}"[:64]
+
+
+def _cutoff(config: Config, now: Optional[dt.datetime]) -> dt.datetime:
+    return (now or utcnow()) - dt.timedelta(hours=config.idempotency_ttl_hours)
+
+
+def _run_and_commit(view: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    session = current_session()
+    try:
+        response = current_app.make_response(view(*args, **kwargs))
+    except BaseException:
+        _rollback(session)
+        raise
+    if not _is_success(response):
+        _rollback(session)
+        return response
+    try:
+        session.commit()
+    except IntegrityError:
+        _rollback(session)
+        raise LostRace("Another request changed the same thing first; reload and retry.") from None
+    _committed()
+    return response
+
+
+def _run_idempotent(key: str, view: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    session = current_session()
+    config = current_config()
+    principal = principal_of_request()
+    fingerprint = request_fingerprint()
+    claim_id: Optional[int] = None
+    for _attempt in range(_CLAIM_ATTEMPTS):
+        claim_id = _claim(session, principal, key, fingerprint)
+        if claim_id is not None:
+            break
+        stored = _lookup(session, config, principal, key)
+        if stored is not None:
+            session.rollback()
+            return _replay(stored, fingerprint)
+        # The row holding the key has expired (or its holder rolled back meanwhile): free it.
+        session.execute(delete(IdempotencyKey).where(
+            IdempotencyKey.principal == principal, IdempotencyKey.key == key,
+            IdempotencyKey.created_at < _cutoff(config, None)))
+    if claim_id is None:
+        raise IdempotencyKeyInUse(f"Another request with this {HEADER} is still running; retry shortly.")
+    try:
+        response = current_app.make_response(view(*args, **kwargs))
+    except BaseException:
+        _rollback(session)
+        raise
+    if not _is_success(response):
+        _rollback(session)
+        return response
+    session.execute(update(IdempotencyKey).where(IdempotencyKey.id == claim_id).values(
+        status_code=response.status_code, response_body=response.get_data(as_text=True),
+        response_headers={h: response.headers[h] for h in REPLAYED_HEADERS if h in response.headers}))
+    try:
+        session.commit()
+    except IntegrityError:
+        _rollback(session)
+        stored = _lookup(session, config, principal, key)
+        if stored is not None:
+            return _replay(stored, fingerprint)
+        raise LostRace("Another request changed the same thing first; reload and retry.") from None
+    _committed()
+    return response
+
+
+def _claim(session: Session, principal: str, key: str, fingerprint: str) -> Optional[int]:
+    """Insert the key's row unless one holds it already: its id, or ``None``. One statement."""
+    dialect = session.get_bind(IdempotencyKey.__mapper__).dialect.name
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    stmt = insert(IdempotencyKey).values(
+        principal=principal, key=key, request_hash=fingerprint, status_code=0, response_body="",
+        response_headers={}, created_at=utcnow(),
+    ).on_conflict_do_nothing(index_elements=["principal", "key"]).returning(IdempotencyKey.id)
+    return session.execute(stmt).scalar()
+
+
+def _lookup(session: Session, config: Config, principal: str, key: str) -> Optional[IdempotencyKey]:
+    return session.scalars(
+        select(IdempotencyKey).where(
+            IdempotencyKey.principal == principal,
+            IdempotencyKey.key == key,
+            IdempotencyKey.created_at >= _cutoff(config, None),
+        )
+    ).first()
+
+
+def _replay(stored: IdempotencyKey, fingerprint: str) -> Response:
+    if stored.request_hash != fingerprint:
+        raise IdempotencyKeyReused(
+            f"This {HEADER} was already used for a different request; use a new key for a new request."
+        )
+    if stored.status_code == 0:
+        raise IdempotencyKeyInUse(f"Another request with this {HEADER} is still running; retry shortly.")
+    response = current_app.response_class(stored.response_body, status=stored.status_code)
+    for name, value in (stored.response_headers or {}).items():
+        response.headers[name] = value
+    response.headers[REPLAYED] = "true"
+    return response
+
+
+def _rollback(session: Session) -> None:
+    session.rollback()
+    _discard_callbacks()
+
+
+def _is_success(response: Response) -> bool:
+    return 200 <= response.status_code < 300
+

@@ -1,0 +1,427 @@
+"""The one way Capua sends email: an outbox table, delivered after commit.
+
+:func:`queue_mail` adds a ``mail_messages`` row in the caller's transaction, so a mail
+exists exactly when the change that caused it was committed.  :func:`deliver` sends one
+row and is idempotent: it claims the row with a conditional update (``pending`` ->
+``sending``), so two workers handed the same id send it once, and a row already sent is a
+no-op.  Who calls :func:`deliver` after a commit is decided by
+:func:`notify_mail_committed` through :mod:`service.plumbing.dispatch`: the in-process
+worker thread in the embedded mode (:mod:`service.inprocess`), the Celery task
+``worker.tasks.deliver_mail`` when Redis is configured; both also sweep pending rows periodically, so a lost notification only
+delays a mail.
+
+Backends turn a finished :class:`email.message.EmailMessage` into a sent mail:
+:class:`OutboxBackend` writes ``.eml`` files that ``/dev/outbox`` lists,
+:class:`service.plumbing.smtp.SmtpBackend` hands them to a mail server.
+
+A worker that dies between its claim and recording the result leaves the row in
+``sending``; :func:`reset_stuck` (run by the sweeps) puts a row back to ``pending`` once
+its ``claimed_at`` is older than the task's hard time limit, when no live worker can
+still be sending it.  The ``Message-ID`` is derived from the row, so the one case where a
+message may reach the server twice (the worker died after the server accepted the data
+but before the row said ``sent``) hands over the same message twice, which receivers
+recognise; see ``docs/notifications.md`` for the whole argument.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.policy
+import email.utils
+import functools
+import logging
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from service.plumbing import dispatch
+from service.plumbing.config import Config
+from service.plumbing.db import MailMessage, utcnow
+from service.plumbing.mail_backend import MailBackend, PermanentMailError
+from service.plumbing.smtp import SmtpBackend
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+log = logging.getLogger(__name__)
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+#: After this many failed attempts a message is marked ``failed`` and no longer retried.
+MAX_ATTEMPTS = 8
+#: The outbox file names this module writes (and the only ones ``/dev/outbox`` opens).
+OUTBOX_FILE = re.compile(r"^\d{8}T\d{6}-\d+\.eml$")
+_HEADER_UNSAFE = re.compile(r"[\r\n\x00]")
+#: ``Session.info`` key of the ids queued in that session (see :func:`take_queued`).
+_QUEUED = "capua.queued_mail"
+
+
+class TransientMailError(Exception):
+    """Sending failed and the message went back to ``pending``: try again later."""
+
+
+
+def claim_timeout(config: Config) -> dt.timedelta:
+    """How old a worker's claim must be before it can only belong to a dead worker: the
+    task time limit (a live task is killed by then) plus half of it, at least 5 s, for
+    clock skew between machines."""
+    limit = config.task_time_limit_seconds
+    return dt.timedelta(seconds=limit + max(5, limit // 2))
+
+
+# --------------------------------------------------------------------------- composing
+
+
+@functools.cache
+def _mail_templates() -> Environment:
+    """Mail bodies render outside any request (workers, the CLI), so not through Flask."""
+    return Environment(
+        loader=FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def render_mail(name: str, **context: Any) -> tuple[str, str]:
+    """The text and HTML bodies of ``templates/mail/<name>.txt`` and ``.html``."""
+    env = _mail_templates()
+    return env.get_template(f"mail/{name}.txt").render(**context), env.get_template(f"mail/{name}.html").render(**context)
+
+
+def queue_mail(session: Session, *, to: str, subject: str, text: str, html: str = "", kind: str = "",
+               headers: Optional[Mapping[str, str]] = None) -> MailMessage:
+    """Add a message to the outbox in the caller's transaction; it is sent after commit.
+
+    Header values must not contain line breaks: a value taken from user input could
+    otherwise add headers of its own.
+    """
+    extra = {str(k): str(v) for k, v in (headers or {}).items()}
+    for value in (to, subject, kind, *extra, *extra.values()):
+        if _HEADER_UNSAFE.search(value):
+            raise ValueError(f"line break in a mail header: {value!r}")
+    message = MailMessage(to_address=to, subject=subject[:255], text_body=text, html_body=html or "",
+                          kind=kind, headers=extra, status="pending", attempts=0, last_error="")
+    session.add(message)
+    session.flush()
+    session.info.setdefault(_QUEUED, []).append(message.id)
+    return message
+
+
+def queue_mails(session: Session, messages: Sequence[Mapping[str, Any]]) -> list[MailMessage]:
+    """:func:`queue_mail` for several messages (each a dict of its keyword arguments),
+    written with one flush: the composer's batch inserts its mails in one round trip."""
+    rows = []
+    for m in messages:
+        extra = {str(k): str(v) for k, v in (m.get("headers") or {}).items()}
+        to, subject, kind = m["to"], m["subject"], m.get("kind", "")
+        for value in (to, subject, kind, *extra, *extra.values()):
+            if _HEADER_UNSAFE.search(value):
+                raise ValueError(f"line break in a mail header: {value!r}")
+        rows.append(MailMessage(to_address=to, subject=subject[:255], text_body=m["text"],
+                                html_body=m.get("html") or "", kind=kind, headers=extra, status="pending",
+                                attempts=0, last_error=""))
+    if not rows:
+        return []
+    session.add_all(rows)
+    session.flush()
+    session.info.setdefault(_QUEUED, []).extend(r.id for r in rows)
+    return rows
+
+
+def take_queued(session: Session) -> list[int]:
+    """Ids of the messages queued through ``session`` since the last call.
+
+    A view calls it right after its commit and passes the ids to
+    :func:`notify_mail_committed`.  Ids of a transaction that was rolled back may be among
+    them; delivering those is a harmless no-op (there is no pending row to claim).
+    """
+    return session.info.pop(_QUEUED, [])
+
+
+def build_email(config: Config, row: MailMessage) -> EmailMessage:
+    """The RFC 5322 message for an outbox row: text, plus an HTML alternative if any.
+
+    The ``Message-ID`` is derived from the row, so a message that had to be sent again
+    (a worker died between sending and recording it) can be recognised as the same one.
+    """
+    msg = EmailMessage()
+    msg["From"] = config.mail_from
+    msg["To"] = row.to_address
+    msg["Subject"] = row.subject
+    msg["Date"] = email.utils.format_datetime(row.created_at)
+    domain = email.utils.parseaddr(config.mail_from)[1].partition("@")[2] or "capua.invalid"
+    msg["Message-ID"] = f"<capua-mail-{row.id}-{int(row.created_at.timestamp())}@{domain}>"
+    msg["Auto-Submitted"] = "auto-generated"
+    for name, value in (row.headers or {}).items():
+        msg[name] = value
+    msg.set_content(row.text_body)
+    if row.html_body:
+        msg.add_alternative(row.html_body, subtype="html")
+    return msg
+
+
+# --------------------------------------------------------------------------- backends
+
+
+@dataclass(frozen=True)
+class OutboxBackend:
+    """Writes each message as ``<created>-<id>.eml`` into the outbox folder.
+
+    The file is written under a temporary name and renamed into place, so a reader never
+    sees half a message and sending the same row twice leaves one file.
+    """
+
+    directory: Path
+
+    @classmethod
+    def from_config(cls, config: Config) -> "OutboxBackend":
+        return cls(Path(config.mail_outbox_dir))
+
+    def send(self, message: EmailMessage, key: str) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".sending-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(message.as_bytes(policy=email.policy.SMTP))
+            os.replace(tmp, self.directory / f"{key}.eml")
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+#: ``CAPUA_MAIL_BACKEND`` -> how to build that backend from the settings.
+BACKENDS: dict[str, Callable[[Config], MailBackend]] = {
+    "outbox": OutboxBackend.from_config,
+    "smtp": SmtpBackend.from_config,
+}
+
+
+def backend_for(config: Config) -> MailBackend:
+    try:
+        factory = BACKENDS[config.mail_backend]
+    except KeyError:
+        raise ValueError(f"CAPUA_MAIL_BACKEND={config.mail_backend!r} is not available; "
+                         f"choose one of {sorted(BACKENDS)}") from None
+    return factory(config)
+
+
+def outbox_key(row: MailMessage) -> str:
+    return f"{row.created_at:%Y%m%dT%H%M%S}-{row.id}"
+
+
+# --------------------------------------------------------------------------- delivering
+
+
+def deliver(session_factory: sessionmaker, config: Config, message_id: int) -> bool:
+    """Send outbox row ``message_id`` once; ``True`` if this call sent it.
+
+    The claim is a conditional update from ``pending`` to ``sending`` committed before
+    sending, so a duplicate task, a sweep and a notification racing for the same row
+    send it once.  A failure puts the row back to ``pending`` and raises
+    :class:`TransientMailError` (callers retry with backoff) until :data:`MAX_ATTEMPTS`,
+    after which the row is ``failed`` and ``False`` is returned; a
+    :class:`PermanentMailError` fails it at once.
+    """
+    with session_factory() as session:
+        claimed = session.execute(
+            update(MailMessage)
+            .where(MailMessage.id == message_id, MailMessage.status == "pending")
+            .values(status="sending", attempts=MailMessage.attempts + 1, claimed_at=utcnow())
+        ).rowcount
+        session.commit()
+        if not claimed:
+            return False
+        return _send_claimed(session, config, session.get(MailMessage, message_id), backend_for(config))
+
+
+def _send_claimed(session: Session, config: Config, row: MailMessage, backend: MailBackend) -> bool:
+    """Send a row this worker has claimed and record the outcome (see :func:`deliver`)."""
+    try:
+        backend.send(build_email(config, row), outbox_key(row))
+    except Exception as err:
+        return _send_failed(session, row, err)
+    # Recorded at once, message by message: the window in which a dead worker leaves a
+    # message sent but not marked is one commit long.
+    row.status = "sent"
+    row.sent_at = utcnow()
+    row.last_error = ""
+    session.commit()
+    return True
+
+
+def _send_failed(session: Session, row: MailMessage, err: BaseException) -> bool:
+    """Record a failed attempt: back to ``pending`` (raising :class:`TransientMailError`)
+    or, after :data:`MAX_ATTEMPTS` or a permanent refusal, ``failed`` (returning ``False``)."""
+    final = row.attempts >= MAX_ATTEMPTS or isinstance(err, PermanentMailError)
+    row.status = "failed" if final else "pending"
+    row.claimed_at = None
+    row.last_error = f"{type(err).__name__}: {err}"[:2000]
+    session.commit()
+    if final:
+        log.error("mail %s failed for good after %s attempts: %s", row.id, row.attempts, row.last_error)
+        return False
+    raise TransientMailError(f"mail {row.id}: {row.last_error}") from err
+
+
+def deliver_many(session_factory: sessionmaker, config: Config, message_ids: Iterable[int]) -> tuple[int, list[int]]:
+    """:func:`deliver` for several rows with one claim and one backend connection:
+    ``(sent, ids that failed transiently)``.  What a composer calls for the mail it just
+    queued.  Each message the server accepted is recorded at once (one commit each)."""
+    ids = [int(i) for i in message_ids]
+    if not ids:
+        return 0, []
+    sent, retry = 0, []
+    with session_factory() as session:
+        claimed = list(session.scalars(
+            update(MailMessage)
+            .where(MailMessage.id.in_(ids), MailMessage.status == "pending")
+            .values(status="sending", attempts=MailMessage.attempts + 1, claimed_at=utcnow())
+            .returning(MailMessage.id)
+        ))
+        session.commit()
+        backend = backend_for(config)
+        rows = list(session.scalars(select(MailMessage).where(MailMessage.id.in_(claimed)).order_by(MailMessage.id)))
+        for row in rows:
+            try:
+                backend.send(build_email(config, row), outbox_key(row))
+            except Exception:
+                try:
+                    _send_failed(session, row, sys.exc_info()[1])
+                except TransientMailError as err:
+                    log.warning("%s", err)
+                    retry.append(row.id)
+                continue
+            # Recorded at once, message by message, as in :func:`deliver`: a worker that
+            # dies after the server accepted a message can leave at most that one message
+            # unrecorded (sent again later, with the same Message-ID).
+            row.status = "sent"
+            row.sent_at = utcnow()
+            row.last_error = ""
+            row.claimed_at = None
+            session.commit()
+            sent += 1
+    return sent, retry
+
+
+def reset_stuck(session_factory: sessionmaker, config: Config, now: Optional[dt.datetime] = None) -> list[int]:
+    """Put back to ``pending`` the rows a dead worker left in ``sending``; returns their ids.
+
+    A claim older than ``CAPUA_TASK_TIME_LIMIT_SECONDS`` (plus a margin) cannot belong to
+    a live task: the worker kills any task at its hard time limit.
+    """
+    now = now or utcnow()
+    stale = now - claim_timeout(config)
+    with session_factory() as session:
+        ids = list(session.scalars(select(MailMessage.id).where(
+            MailMessage.status == "sending",
+            or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))))
+        if not ids:
+            return []
+        session.execute(update(MailMessage)
+                        .where(MailMessage.id.in_(ids), MailMessage.status == "sending",
+                               or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))
+                        .values(status="pending", claimed_at=None,
+                                last_error="the worker sending it stopped; sending again"))
+        session.commit()
+    log.warning("mail %s was stuck with a dead worker; it goes out again", ids)
+    return ids
+
+
+def pending_ids(session_factory: sessionmaker, limit: int = 500) -> list[int]:
+    """Ids of the oldest messages waiting to be sent."""
+    with session_factory() as session:
+        return list(session.scalars(
+            select(MailMessage.id).where(MailMessage.status == "pending").order_by(MailMessage.id).limit(limit)
+        ))
+
+
+def deliver_pending(session_factory: sessionmaker, config: Config) -> int:
+    """Try every pending message once; returns how many were sent.
+
+    A message that fails stays pending for the next round (its error is logged and
+    recorded on the row), so one bad message never holds up the others.
+    """
+    sent = 0
+    for message_id in pending_ids(session_factory, limit=1_000_000):
+        try:
+            sent += deliver(session_factory, config, message_id)
+        except TransientMailError as err:
+            log.warning("%s", err)
+    return sent
+
+
+def notify_mail_committed(app_or_config: Union["Flask", Config], ids: Iterable[int]) -> None:
+    """Have the messages ``ids`` (just committed) delivered soon, without waiting for it.
+
+    Whoever registered for the mode in :mod:`service.plumbing.dispatch` is told: the
+    in-process worker in the embedded mode, a Celery task per id with Redis.  Failing to
+    enqueue is logged and otherwise ignored: the row is committed and the periodic sweep
+    sends it.
+    """
+    config = app_or_config if isinstance(app_or_config, Config) else app_or_config.extensions["capua.config"]
+    dispatch.mail_committed(config, ids)
+
+
+# --------------------------------------------------------------------------- reading the outbox
+
+
+@dataclass(frozen=True)
+class OutboxEntry:
+    name: str
+    to: str
+    subject: str
+    date: str
+    text: str = ""
+    html: str = ""
+
+
+def list_outbox(config: Config, limit: int = 200) -> list[OutboxEntry]:
+    """The newest messages in the local outbox folder, newest first (headers only)."""
+    directory = Path(config.mail_outbox_dir)
+    if not directory.is_dir():
+        return []
+    names = sorted((p.name for p in directory.iterdir() if OUTBOX_FILE.match(p.name)),
+                   key=_outbox_sort_key, reverse=True)[:limit]
+    parser = BytesParser(policy=email.policy.default)
+    entries = []
+    for name in names:
+        with open(directory / name, "rb") as fh:
+            msg = parser.parse(fh, headersonly=True)
+        entries.append(OutboxEntry(name=name, to=str(msg["To"] or ""), subject=str(msg["Subject"] or ""),
+                                   date=str(msg["Date"] or "")))
+    return entries
+
+
+def read_outbox(config: Config, name: str) -> Optional[OutboxEntry]:
+    """One outbox message with its text and HTML bodies, or ``None``.
+
+    ``name`` comes from a URL, so only names this module writes are opened: nothing
+    outside the outbox folder can be read through it.
+    """
+    if not OUTBOX_FILE.match(name):
+        return None
+    path = Path(config.mail_outbox_dir) / name
+    if not path.is_file():
+        return None
+    with open(path, "rb") as fh:
+        msg = BytesParser(policy=email.policy.default).parse(fh)
+    text = msg.get_body(preferencelist=("plain",))
+    html = msg.get_body(preferencelist=("html",))
+    return OutboxEntry(name=name, to=str(msg["To"] or ""), subject=str(msg["Subject"] or ""),
+                       date=str(msg["Date"] or ""), text=text.get_content() if text else "",
+                       html=html.get_content() if html else "")
+
+
+def _outbox_sort_key(name: str) -> tuple[str, int]:
+    stamp, _, rest = name.partition("-")
+    return stamp, int(rest.split(".")[0])

@@ -1,0 +1,101 @@
+"""``get_row``: ``session.get`` that holds what it found, and what it did not, until the transaction ends.
+
+``session.get`` finds a loaded row in the identity map without a statement, but the
+identity map holds rows weakly: a row nobody references any more (a game's clock read
+by one step of a command) is gone when the next step asks, and read again.  And a row
+that does not exist (a player who never changed a setting) is looked up again on every
+call.  :func:`get_row` holds the rows it found and remembers the misses on the session
+until the transaction ends; every miss of a model is forgotten as soon as a row of that
+model is added to the session, a held row as soon as it is deleted.  Rows inserted by
+Core statements are not seen: use it only for models written through the ORM.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+from sqlalchemy import event, inspect, select, tuple_
+from sqlalchemy.orm import Session
+
+_ABSENT = "capua.rows.absent"
+_HELD = "capua.rows.held"
+
+
+def get_row(session: Session, model: Any, key: Any) -> Optional[Any]:
+    """``session.get(model, key)``, held (or its miss remembered) until the transaction ends."""
+    held = session.info.get(_HELD)
+    if held is not None:
+        row = held.get((model, key))
+        if row is not None:
+            state = inspect(row)
+            if not (state.deleted or state.was_deleted or row in session.deleted):
+                return row
+            del held[(model, key)]
+    absent = session.info.get(_ABSENT)
+    if absent is not None and (model, key) in absent:
+        return None
+    row = session.get(model, key)
+    if row is None:
+        session.info.setdefault(_ABSENT, set()).add((model, key))
+    else:
+        session.info.setdefault(_HELD, {})[(model, key)] = row
+    return row
+
+
+def get_rows(session: Session, model: Any, keys: Iterable[Any]) -> dict[Any, Any]:
+    """``{key: row}`` of the rows of ``model`` with these primary keys (a single-column key,
+    or a tuple for a composite one) that exist: what :func:`get_row` holds or knows to be
+    missing costs nothing, the rest one ``SELECT ... IN``, held afterwards."""
+    out: dict[Any, Any] = {}
+    wanted = []
+    held = session.info.get(_HELD) or {}
+    absent = session.info.get(_ABSENT) or set()
+    for key in dict.fromkeys(keys):
+        row = held.get((model, key))
+        if row is not None and not (inspect(row).deleted or inspect(row).was_deleted or row in session.deleted):
+            out[key] = row
+        elif (model, key) not in absent:
+            wanted.append(key)
+    if wanted:
+        columns = inspect(model).primary_key
+        if len(columns) == 1:
+            query = select(model).where(columns[0].in_(wanted))
+        else:
+            query = select(model).where(tuple_(*columns).in_(wanted))
+        found = {}
+        for row in session.scalars(query):
+            key = inspect(row).identity
+            found[key[0] if len(columns) == 1 else tuple(key)] = row
+        hold = session.info.setdefault(_HELD, {})
+        misses = session.info.setdefault(_ABSENT, set())
+        for key in wanted:
+            if key in found:
+                hold[(model, key)] = out[key] = found[key]
+            else:
+                misses.add((model, key))
+    return out
+
+
+def hold(session: Session, row: Any) -> Any:
+    """Hold ``row`` (loaded in ``session``) for :func:`get_row` until the transaction ends."""
+    identity = inspect(row).identity
+    if identity is not None:
+        key = identity[0] if len(identity) == 1 else tuple(identity)
+        session.info.setdefault(_HELD, {})[(type(row), key)] = row
+    return row
+
+
+@event.listens_for(Session, "after_attach")
+def _forget_misses_of_added_model(session: Session, instance: Any) -> None:
+    absent = session.info.get(_ABSENT)
+    if absent:
+        kind = type(instance)
+        session.info[_ABSENT] = {(model, key) for model, key in absent if model is not kind}
+
+
+@event.listens_for(Session, "after_commit")
+@event.listens_for(Session, "after_rollback")
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_misses(session: Session, *_args: Any) -> None:
+    session.info.pop(_ABSENT, None)
+    session.info.pop(_HELD, None)

@@ -1,0 +1,93 @@
+"""SQL statements, flushes and transactions per command, counted for every game.
+
+A count is not a time, but it is what a command costs the database and the ORM, and it
+does not depend on how loaded the machine is: this is the regression guard of issue 17's
+command path.  Each case plays a few commands through ``POST /commands`` (a human in seat
+0, bots in the others, so a command includes the bots' replies) and asserts the most any
+of them cost.  ``bench/statement_counts.py`` prints the same figures.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service.plumbing import database
+from tests.api.players import blocking, choose, create_game
+from tests.api.statement_counter import StatementCounter
+
+#: (game, seats, options, most statements, most flushes, most transactions) per command,
+#: bots' replies included.  Measured on main before issue 17's work: PAX 41 statements, Rom 41,
+#: Spartacus 43, Spartacus arena 32, each with 7 flushes in 2 transactions (authentication
+#: committed its own).  The target is 10 statements in one transaction.
+CASES = [
+    ("pax", 2, {}, 23, 4, 1),
+    ("rom", 2, {}, 23, 4, 1),
+    ("spartacus", 3, {"max_rounds": 2}, 27, 4, 1),  # decisions opened vary with the deal
+    ("spartacus_arena", 2, {}, 22, 4, 1),
+]
+COMMANDS = 6
+
+
+def _one_command(client, game_id: str, rng: random.Random):
+    """Answer the first open blocking decision; the response, or None when nothing is owed."""
+    listing = client.get(f"games/{game_id}/decisions").get_json()
+    owed = blocking(listing["decisions"])
+    if not owed:
+        return None
+    command_type, args = choose(owed[0], rng)
+    if "options" not in owed[0]:
+        command_type, args = owed[0]["default"]["type"], owed[0]["default"]["args"]
+    body = {"type": command_type, "args": args, "expected_version": listing["version"]}
+    return lambda: client.post(f"games/{game_id}/commands", json=body, idempotent=True)
+
+
+def measure(app, client, game_type: str, seats: int, options: dict, commands: int = COMMANDS) -> list[dict]:
+    """The counts of ``commands`` commands of a fresh game (fewer if the game ends first)."""
+    rng = random.Random(17)
+    game = create_game(client, game_type=game_type, seats=seats, options=options,
+                       bot_seats=list(range(1, seats)), my_seat=0)
+    out = []
+    engine = database.engine(app)
+    for _ in range(commands):
+        send = _one_command(client, game["id"], rng)
+        if send is None:
+            break
+        with StatementCounter(engine) as counter:
+            response = send()
+        assert response.status_code == 200, response.get_json()
+        out.append(counter.figures())
+    return out
+
+
+@pytest.mark.parametrize("game_type,seats,options,most_statements,most_flushes,most_transactions", CASES,
+                         ids=[case[0] for case in CASES])
+def test_a_command_costs_few_statements_in_one_transaction(app, ann, game_type, seats, options, most_statements,
+                                                           most_flushes, most_transactions):
+    counts = measure(app, ann, game_type, seats, options)
+    assert counts, "the human owed nothing at the start"
+    worst = max(counts, key=lambda c: c["statements"])
+    assert max(c["transactions"] for c in counts) <= most_transactions, counts
+    assert worst["statements"] <= most_statements, counts
+    assert max(c["flushes"] for c in counts) <= most_flushes, counts
+
+
+@pytest.mark.parametrize("game_type,seats,options", [(c[0], c[1], c[2]) for c in CASES], ids=[c[0] for c in CASES])
+def test_the_answer_built_in_hand_is_what_reading_back_gives(ann, game_type, seats, options):
+    """A command's answer is built from the state and events it had in hand; it says
+    exactly what the read side says afterwards (events as the player may see them, the
+    player's decisions with their deadlines and version)."""
+    rng = random.Random(5)
+    game = create_game(ann, game_type=game_type, seats=seats, options=options,
+                       bot_seats=list(range(1, seats)), my_seat=0)
+    for _ in range(3):
+        before = ann.get(f"games/{game['id']}/decisions").get_json()["version"]
+        send = _one_command(ann, game["id"], rng)
+        if send is None:
+            break
+        answer = send().get_json()
+        events = ann.get(f"games/{game['id']}/events?after={before}&limit=1000").get_json()
+        assert [e for e in events["events"] if e["seq"] <= answer["version"]] == answer["events"]
+        assert ann.get(f"games/{game['id']}/decisions").get_json() == {
+            "version": answer["version"], "decisions": answer["decisions"]}

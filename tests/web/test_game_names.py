@@ -1,0 +1,54 @@
+"""Games are called by their names wherever a person reads about them, never by their ids."""
+
+from __future__ import annotations
+
+from service.play import games
+from tests.web.pages_play import user
+from tests.web.support import read_text, sign_in_with
+
+
+def test_my_games_and_the_game_page_name_the_game_not_its_id(app, client, web_sessions, web_config):
+    with web_sessions() as s:
+        ann = user(s, "ann@example.org")
+        duel = games.create_game(s, web_config, creator=ann, game_type="spartacus_arena", options={}, seats=2,
+                                 bot_seats=[1], title="Friday duel").id
+        untitled = games.create_game(s, web_config, creator=ann, game_type="pax", options={}, seats=3,
+                                     bot_seats=[1, 2]).id
+        s.commit()
+    sign_in_with(app, client, "ann@example.org")
+
+    listed = read_text(client.get("/games").data)
+    assert "Friday duel Spartacus: arena duel" in listed
+    assert "spartacus_arena" not in listed and "pax" not in listed
+
+    duel_page = read_text(client.get(f"/games/{duel}").data)
+    assert "Friday duel Spartacus: arena duel ·" in duel_page and "spartacus_arena" not in duel_page
+    pax_page = client.get(f"/games/{untitled}").data.decode()
+    assert "<h1>PAX</h1>" in pax_page and "<title>PAX" in pax_page
+
+
+def test_the_name_is_in_the_readers_language(app, client, web_sessions, web_config):
+    with web_sessions() as s:
+        bea = user(s, "bea@example.org", language="de")
+        games.create_game(s, web_config, creator=bea, game_type="spartacus_arena", options={}, seats=2,
+                          bot_seats=[1], title="Freitagsduell")
+        s.commit()
+    sign_in_with(app, client, "bea@example.org")
+    assert "Freitagsduell Spartacus: Arenaduell" in read_text(client.get("/games").data)
+
+
+def test_cards_in_form_fields_are_named_not_given_by_id(app):
+    """The choices of a form (Spartacus upkeep's gladiators to release, Rom's provinces to
+    conquer) read as card names in every language, never as ids of copies."""
+    from service.web import pages
+
+    with app.test_request_context():
+        for language, gladiator, province in (("en", "Dimachaerus", "Gallia Cisalpina"),
+                                              ("de", None, None), ("ru", None, None)):
+            spartacus = pages._value_labeller("spartacus", {}, {}, language)("dimachaerus#1", "release")
+            rom = pages._value_labeller("rom", {}, {}, language)("gallia_cisalpina", "provinces")
+            for shown in (spartacus, rom):
+                assert "#" not in shown and "_" not in shown and shown.strip(), shown
+            if gladiator:
+                assert (spartacus, rom) == (gladiator, province)
+        assert pages._value_labeller("spartacus", {}, {}, "ru")("water-carrier#2", "release") == "Водонос"

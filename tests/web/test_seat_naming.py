@@ -1,0 +1,70 @@
+"""Prompts and buttons name players as the seat list does, never by the engine's index.
+
+The engine numbers seats from 0; the pages list them from 1 and by name.  A question
+such as "Seat 2 plays Labor Contract on seat 0" (seat 0 being the reader) is what a
+player read before; these checks read the sentence a person reads in each language.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from service.words import telling
+
+#: How the game page names the seats (``pages._seat_names``): name and place from 1.
+NAMES = {0: "Ann (seat 1)", 1: "Bob (seat 2)", 2: "Cy (seat 3)"}
+
+
+def _decision(key: str, prompt: str, **args) -> dict:
+    return {"prompt_key": key, "prompt": prompt, "prompt_args": args}
+
+
+SCHEME = _decision("react_scheme", "Seat 2 plays Labor Contract on seat 0: react or pass.",
+                   window=1, moment="scheme", target=0, by=2, subject="scheme")
+SUPPORT = _decision("support", "Seat 1 asks for your support.", asker=1)
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("en", "Cy (seat 3) plays a scheme on Ann (seat 1): react, or pass."),
+    ("de", "Cy (seat 3) spielt eine Machenschaft gegen Ann (seat 1): Reagiere oder passe."),
+    ("ru", "Разыгран Заговор (играет: Cy (seat 3), цель: Ann (seat 1)): ответьте или пасуйте."),
+])
+def test_a_scheme_to_react_to_names_who_plays_it_on_whom(language, expected):
+    assert telling.decision_prompt(language, SCHEME, "spartacus", NAMES) == expected
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_no_prompt_or_button_shows_an_engine_index(language):
+    said = [
+        telling.decision_prompt(language, SCHEME, "spartacus", NAMES),
+        telling.decision_prompt(language, SUPPORT, "spartacus", NAMES),
+        telling.command_label(language, {"type": "request_support",
+                                         "args": {"card": "labor_contract", "target": 0, "from": [1, 2]}},
+                              {"labor_contract": "Labor Contract"}, "spartacus", NAMES),
+        telling.command_label(language, {"type": "play_scheme", "args": {"card": "labor_contract", "target": 0}},
+                              {"labor_contract": "Labor Contract"}, "spartacus", NAMES),
+        telling.command_label(language, {"type": "give_gold", "args": {"amount": 2, "to": 1}}, {}, "spartacus",
+                              NAMES),
+        telling.command_label(language, {"type": "invite", "args": {"seat": 2}}, {}, "spartacus", NAMES),
+    ]
+    for sentence in said:
+        assert not re.search(r"(?i)\b(seat|platz|место|места|месту) [0-9]", sentence.replace("(seat ", "(")), sentence
+    assert "Bob (seat 2)" in said[1] and "Cy (seat 3)" in said[2] and "Ann (seat 1)" in said[3]
+
+
+def test_a_seat_without_a_name_is_counted_from_one():
+    assert telling.decision_prompt("en", SUPPORT, "spartacus", {}) \
+        == "Seat 2 asks for your support for a scheme. Your answer is binding."
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("en", "Fighter 2 moved to hex (1, -2) (2 steps)."),
+    ("de", "Kämpfer 2 ist auf das Feld (1, -2) gezogen (Schritte: 2)."),
+    ("ru", "Боец 2 перемещается на гекс (1, -2) (шагов: 2)."),
+])
+def test_a_move_in_the_arena_says_who_went_where_and_how_far(language, expected):
+    event = {"type": "FighterMoved", "data": {"round": 1, "side": 1, "from": [0, 0], "to": [1, -2],
+                                              "path": [[1, -1], [1, -2]], "planned": False}}
+    assert telling.describe_event(language, event, NAMES, "UTC", "spartacus_arena") == expected
