@@ -146,6 +146,8 @@ def test_a_newcomers_first_ten_minutes_as_the_readme_tells_them(page, inspector,
         # 3. coming back: sign in as the demo account through the outbox; the game is under My games
         assert "sign in at <http://127.0.0.1:5000/signin> as demo@capua.local" in README
         assert "link lands in the local outbox at <http://127.0.0.1:5000/dev/outbox>" in README
+        # (nothing still loading may set the session cookie again once it is cleared)
+        page.wait_for_load_state("networkidle")
         page.context.clear_cookies()
         page.goto(demo.url(game_path))
         assert signed_in_as(page) is None
