@@ -46,12 +46,13 @@ def chance_command(request: ChanceRequest, draw: Optional[Callable[[ChanceReques
 
 
 def bot_command(rules: Rules, state: Any, decision: Decision, *, level: str = bots.DEFAULT_LEVEL,
-                think_ms: int = 1000) -> Command:
+                think_ms: int = 1000, generator: Optional[Callable[[Decision], random.Random]] = None) -> Command:
     """The answer of a bot at ``level`` to ``decision`` of ``state``, within ``think_ms``
-    of wall time (see :func:`engine.core.bots.answer`)."""
+    of wall time (see :func:`engine.core.bots.answer`); ``generator(decision)`` gives the
+    bot's generator (a test's seeded one, :func:`service.play.games.injected_bot_generator`)."""
     give_up = time.monotonic() + think_ms / 1000
-    return bots.answer(rules, registry.bot_knowledge(rules.name), state, decision,
-                       random.Random(secrets.randbits(64)), level=level,
+    rng = generator(decision) if generator is not None else random.Random(secrets.randbits(64))
+    return bots.answer(rules, registry.bot_knowledge(rules.name), state, decision, rng, level=level,
                        should_stop=lambda: time.monotonic() >= give_up)
 
 
@@ -59,6 +60,7 @@ def autoplay(
     rules: Rules, state: Any, bot_seats: Collection[int], *, max_steps: int = MAX_AUTOPLAY_STEPS,
     standing: Optional["StandingBook"] = None, level: str = bots.DEFAULT_LEVEL, think_ms: int = 1000,
     draw: Optional[Callable[[ChanceRequest], Mapping]] = None,
+    generator: Optional[Callable[[Decision], random.Random]] = None,
 ) -> tuple[Any, list[Event]]:
     """Resolve chance and answer bot seats until only humans owe an answer or the game ends.
 
@@ -108,7 +110,8 @@ def autoplay(
                 return state, events
             decision = min(owed, key=lambda d: d.order)
             try:
-                command = bot_command(rules, state, decision, level=level, think_ms=think_ms)
+                command = bot_command(rules, state, decision, level=level, think_ms=think_ms,
+                                      generator=generator)
                 state, made = step_as_stored(rules, state, command)
             except RuleViolation:
                 state, made = step_as_stored(rules, state, decision.default)

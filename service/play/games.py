@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import random
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -28,9 +29,10 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import registry
 from engine.core import schema as schema_mod
+from engine.core.chance import draw_outcome
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules
-from engine.core.types import Command, Event
+from engine.core.types import Command, Decision, Event
 from service.play import absence, fanout, game_clock, meta_events, standing_orders, store
 from service.play.bots import autoplay
 from service.plumbing.config import Config
@@ -309,16 +311,32 @@ def apply_default(session: Session, config: Config, game_id: str, decision_id: s
 
 
 def injected_chance(config: Config, game: Game) -> Optional[Callable[[Any], Mapping[str, Any]]]:
-    """The chance source a test injected (``create_app({"test_chance": fn, "TESTING": True})``,
-    ``fn(game, request) -> outcome``), bound to ``game``; ``None`` (the CSPRNG) otherwise.
+    """The chance source a test injected, bound to ``game``; ``None`` (the CSPRNG) otherwise.
 
-    Tests use it to deal two games differently and play the same public moves in both; a
-    configuration without ``TESTING`` never uses it."""
-    source = config.extra.get("test_chance") if config.extra.get("TESTING") else None
-    if source is None:
+    Two ways, both only with ``TESTING`` (a production configuration never has them):
+    ``create_app({"test_chance": fn, ...})`` with ``fn(game, request) -> outcome`` (tests deal
+    two games differently and play the same public moves in both), or ``{"test_seed": s}``,
+    which draws every chance request from a generator seeded by ``s`` and the request's id
+    (unique within a game), so a test's game deals the same way on every run."""
+    if not config.extra.get("TESTING"):
         return None
-    return lambda request: source(game, request)
+    source = config.extra.get("test_chance")
+    if source is not None:
+        return lambda request: source(game, request)
+    seed = config.extra.get("test_seed")
+    if seed is not None:
+        return lambda request: draw_outcome(request, random.Random(f"{seed}/chance/{request.id}").randrange)
+    return None
 
+
+def injected_bot_generator(config: Config) -> Optional[Callable[[Decision], random.Random]]:
+    """With ``{"test_seed": s, "TESTING": True}``, the generator a bot answering a decision
+    uses, seeded by ``s`` and the decision, so a test's bots answer the same way on every
+    run; ``None`` (a generator seeded from the CSPRNG per answer) otherwise."""
+    seed = config.extra.get("test_seed") if config.extra.get("TESTING") else None
+    if seed is None:
+        return None
+    return lambda decision: random.Random(f"{seed}/bot/{decision.seat}/{decision.id}")
 
 
 def _advance(
@@ -343,7 +361,7 @@ def _advance(
     book = standing_orders.book_for(session, game, seats)
     state, auto = autoplay(rules, state, {s.seat for s in seats if s.is_bot or s.bot_since is not None},
                            standing=book, level=config.bot_level, think_ms=config.bot_think_ms,
-                           draw=injected_chance(config, game))
+                           draw=injected_chance(config, game), generator=injected_bot_generator(config))
     actors: list[Optional[int]] = [actor_user_id] * len(made) + [None] * len(auto)
     for first, count, owner, _order in book.attributions if book is not None else ():
         # A standing order's answer is the player's own, given in advance.
