@@ -231,7 +231,27 @@ def join_game(session: Session, config: Config, game_id: str, user: User, seat: 
 def _start(session: Session, config: Config, game: Game, rules: Rules, seats: Sequence[Seat]) -> SubmitResult:
     """Deal the game: the initial state, then chance and bots until a human must act."""
     state = rules.initial_state(game.seat_count, game.options)
+    state = _test_start_state(session, config, game, rules, state)
     return _advance(session, config, game, rules, state, None, None, seats)
+
+
+def _test_start_state(session: Session, config: Config, game: Game, rules: Rules, state: Any) -> Any:
+    """The state a test starts ``game`` from: ``state`` itself, except under ``TESTING``.
+
+    A scenario test may need a hand or a table that public setup cannot deal (the rulebook's
+    worked examples); ``create_app({"test_start_state": fn, "TESTING": True})`` with
+    ``fn(game, state) -> state`` (``state`` is the rules' initial state; return it unchanged
+    to start as usual) hands the service a hand-built engine state instead.  The events
+    fold onto it, so it is stored as the game's snapshot at version 0, which the loader
+    prefers to the rules' initial state.  A configuration without ``TESTING`` never reads it.
+    """
+    source = config.extra.get("test_start_state") if config.extra.get("TESTING") else None
+    if source is None:
+        return state
+    built = source(game, state)
+    if built is not state:
+        store.write_snapshot(session, game, 0, built, rules=rules)
+    return built
 
 
 # ---------------------------------------------------------------- playing
