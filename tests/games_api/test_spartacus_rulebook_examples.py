@@ -18,8 +18,9 @@ from typing import Any, Callable
 
 import pytest
 
-from engine.spartacus.game.state import GameState, Market
-from tests.games_api.spartacus_api import board, command, decision_of, events_after, listings
+from engine.spartacus.game.flow import start as start_of_round
+from engine.spartacus.game.state import WIN_INFLUENCE, GameState, Market
+from tests.games_api.api_steps import hand_built_games, board, command, decision_of, events_after, listings
 from tests.spartacus_game.helpers import assets, hand_built, new_game
 
 PETE, SALLY, JOHN, LIZ = 0, 1, 2, 3
@@ -64,9 +65,26 @@ TABLES: dict[str, Callable[[], GameState]] = {
         "robbery#1", "robbery#2", "blackmail#1", "blackmail#2", "guard#20"))),
     "black market": lambda: _table(PETE, p0=dict(influence=4, gold=5, hand=("black_market_dealings#1",)),
                                    p3=dict(influence=3)),
+    "destitute": lambda: start_of_round(_everyone(
+        "round_start", p0=dict(assets=assets(("murmillo#1", "gladiator"))), p1=dict(gold=2, assets=assets(("thraex#1", "gladiator"), ("secutor#1", "gladiator"))),
+        p2=dict(hand=("destitute#1",)))),
+    "tournament": lambda: start_of_round(_everyone("intrigue_turns", p0=dict(
+        influence=WIN_INFLUENCE, assets=assets(("crixus#1", "gladiator"), ("spartacus#1", "gladiator"))), p1=dict(
+        influence=WIN_INFLUENCE, assets=assets(("theokoles#1", "gladiator"), ("dimachaerus#1", "gladiator"),
+                                               ("net#1", "special"))), p3=dict(
+        influence=WIN_INFLUENCE, assets=assets(("thraex#1", "gladiator"))))),
     "bluff": lambda: _table(JOHN, p2=dict(influence=1, hand=("a_visitor_from_rome#1",)),
                             p0=dict(influence=1), p1=dict(influence=1), p3=dict(influence=1)),
 }
+
+
+def _everyone(stage: str, **players: dict) -> GameState:
+    """Every field not given: no cards, no property, 5 gold, influence 4."""
+    for seat in range(4):
+        fields = players.setdefault(f"p{seat}", {})
+        for key, value in (("hand", ()), ("assets", ()), ("gold", 5), ("influence", 4)):
+            fields.setdefault(key, value)
+    return hand_built(_base(), stage=stage, **players)
 
 
 def _market(**players: dict) -> GameState:
@@ -74,22 +92,13 @@ def _market(**players: dict) -> GameState:
 
 
 #: title -> the dice the game's chance requests are answered with, in order
-DICE: dict[str, list[int]] = {"two guards": [2, 5], "guard after a failed foil": [4], "guard foiled": [6]}
+DICE: dict[str, list[dict]] = {"two guards": [{"die": [2]}, {"die": [5]}], "guard after a failed foil": [{"die": [4]}],
+                              "guard foiled": [{"die": [6]}]}
 
 
 @pytest.fixture
 def config_overrides(config_overrides) -> dict:
-    rolled: dict[str, list[int]] = {}
-
-    def start(game: Any, state: GameState) -> GameState:
-        return TABLES[game.title]() if game.title in TABLES else state
-
-    def roll(game: Any, request: Any) -> dict:
-        dice = rolled.setdefault(game.id, list(DICE.get(game.title, [])))
-        assert dice, f"an unscripted chance request in {game.title!r}: {request}"
-        return {"die": [dice.pop(0)]}
-
-    return {**config_overrides, "test_start_state": start, "test_chance": roll}
+    return {**config_overrides, **hand_built_games(TABLES, DICE)}
 
 
 @pytest.fixture
@@ -321,3 +330,87 @@ def test_support_may_be_asked_as_a_bluff_of_a_group_that_could_not_cover_the_car
     assert asked(game_id, players) == (JOHN, ["keep_scheme"]), "four times 1 influence cannot play it"
     events = act(game_id, players, JOHN, "keep_scheme")
     assert "a_visitor_from_rome" not in str(events_after(players[PETE], game_id, 0)) and events
+
+
+# --------------------------------------------------------------------------- committed gold at the upkeep
+
+def test_sally_pays_her_upkeep_in_full_and_is_left_destitute(players):
+    """'In der Unterhaltsphase hat Sally nur 2 Gold, welches sie komplett benötigt, um ihr
+    Konto auszugleichen und verbleibt ohne Gold. John kann nun die Reaktionskarte „Mittellos!“
+    spielen ... Sally verliert dadurch einen Punkt Einfluss' (p. 7).  Her 'I pay' sets the
+    2 gold aside: she cannot give it to Liz before every choice is revealed."""
+    game_id = start(players, "destitute")
+    listing = players[SALLY].get(f"games/{game_id}/decisions").get_json()
+    accounts = decision_of(listing, "accounts")
+    assert accounts["prompt_args"] == {"bill": 2} and accounts["schema"]["properties"]["release"]["minItems"] == 0
+    act(game_id, players, SALLY, "settle_accounts", release=[])
+    sally = me(game_id, players, SALLY)
+    assert (sally["gold"], sally["committed"], sally["free_gold"]) == (2, 2, 0)
+    listing = players[SALLY].get(f"games/{game_id}/decisions").get_json()
+    assert decision_of(listing, "give_gold")["options"] == [], "nothing left to give"
+    refused = command(players[SALLY], game_id, listing["version"], "give_gold", to=LIZ, amount=2)
+    assert refused.status_code == 409, refused.get_json()
+    assert players[SALLY].get(f"games/{game_id}/decisions").get_json()["version"] == listing["version"]
+    act(game_id, players, PETE, "settle_accounts", release=[])  # the only other dominus with a bill
+    paid = [e["data"] for e in events_after(players[PETE], game_id, listing["version"]) if e["type"] == "GoldPaid"]
+    assert [(d["seat"], d["amount"]) for d in paid if d["reason"] == "upkeep"] == [(PETE, 1), (SALLY, 2)]
+    assert me(game_id, players, SALLY)["gold"] == 0 and len(me(game_id, players, SALLY)["property"]) == 2
+    assert asked(game_id, players) == (JOHN, ["pass_reaction", "play_reaction"])
+    act(game_id, players, JOHN, "play_reaction", card="destitute#1", target=SALLY)
+    while (who := asked(game_id, players))[1] == ["pass_reaction"]:
+        act(game_id, players, who[0])
+    assert me(game_id, players, SALLY)["influence"] == 3
+    assert "destitute#1" in board(players, PETE, game_id)["intrigue_discard"]
+
+
+# --------------------------------------------------------------------------- the tournament's net
+
+def test_a_net_thrown_in_a_tournament_fight_is_exhausted_and_not_offered_again(players):
+    """'Bevor die SCH gewürfelt wird, um die Initiative zu bestimmen, wird die Karte „Netz“
+    erschöpft' (p. 15), and the tournament's fights are fought 'nach den normalen Regeln'
+    (p. 17): Sally throws her net in her first match; it lies exhausted, and her fighter for
+    the final comes without it."""
+    game_id = start(players, "tournament")
+    now = listings(game_id, players)
+    first = decision_of(now[SALLY], "tournament_fighter") or decision_of(now[LIZ], "tournament_fighter")
+    assert first is not None, "the two poorest, Sally and Liz, fight first"
+    act(game_id, players, SALLY, "set_fight_plan", net="first_round")
+    version = players[SALLY].get(f"games/{game_id}/decisions").get_json()["version"]
+    settled = []
+    for _ in range(400):
+        now = listings(game_id, players)
+        settled = [e["data"] for e in events_after(players[PETE], game_id, version) if e["type"] == "FightSettled"]
+        if settled:
+            break
+        seat, decision = next((seat, d) for seat, body in now.items() for d in body["decisions"] if d["mode"] != "free")
+        answer = decision["default"]
+        if decision["prompt_key"] == "tournament_fighter" and seat == SALLY:
+            answer = next(o for o in decision["options"] if o["args"]["special"] == "net#1"
+                          and o["args"]["fighter"] == "theokoles#1")
+        assert command(players[seat], game_id, now[seat]["version"], answer["type"], **answer["args"]).status_code == 200
+    assert settled and settled[0]["tournament"] is True
+    net = next(a for a in me(game_id, players, SALLY)["property"] if a["card"] == "net#1")
+    assert net["exhausted"]
+    assert settled[0]["winner_seat"] == SALLY, "the seeded dice let Sally reach the final"
+    final = decision_of(players[SALLY].get(f"games/{game_id}/decisions").get_json(), "tournament_fighter")
+    if final is None:  # Pete chooses first
+        act(game_id, players, PETE, "choose_tournament_fighter", fighter="crixus#1", weapon="", armour="", special="")
+        final = decision_of(players[SALLY].get(f"games/{game_id}/decisions").get_json(), "tournament_fighter")
+    assert {o["args"]["special"] for o in final["options"]} == {""}, "an exhausted net is not offered again"
+
+
+# --------------------------------------------------------------------------- the seam itself
+
+def test_a_configuration_without_testing_never_starts_from_a_hand_built_state(config_overrides):
+    """The seam these tests use is read only under ``TESTING``: production never calls it."""
+    from service.play import games
+    from service.plumbing.config import load_config
+
+    def hand_built_start(game: Any, state: Any) -> Any:
+        raise AssertionError("called outside a test")
+
+    overrides = {k: v for k, v in config_overrides.items() if k != "TESTING"}
+    config = load_config(overrides={**overrides, "test_start_state": hand_built_start}, environ={})
+    assert not config.extra.get("TESTING")
+    state = object()
+    assert games._test_start_state(None, config, None, None, state) is state

@@ -25,7 +25,7 @@ import pytest
 from engine.core.chance import RESOLVE_CHANCE, draw_outcome
 from engine.core.types import SYSTEM_SEAT, Command
 from service.play import bots as service_bots
-from tests.games_api.spartacus_api import board, command, decision_of, events_after, listings
+from tests.games_api.api_steps import board, command, decision_of, events_after, listings
 
 Stop = Callable[[dict[int, dict]], bool]
 
