@@ -414,3 +414,15 @@ def test_a_configuration_without_testing_never_starts_from_a_hand_built_state(co
     assert not config.extra.get("TESTING")
     state = object()
     assert games._test_start_state(None, config, None, None, state) is state
+
+
+def test_a_hand_built_start_survives_a_cold_load(players):
+    """The hand-built state is stored as the game's snapshot at version 0: a process that never
+    saw the game start (no cached state) folds the events onto it, not onto a fresh deal."""
+    from service.play import store
+
+    game_id = start(players, "two guards")
+    act(game_id, players, SALLY, "play_scheme", card="incite_rebellion#1", target=PETE)
+    store.clear_state_cache()
+    assert {"thraex#1", "guard#8"} <= cards_of(me(game_id, players, PETE))
+    assert asked(game_id, players) == (JOHN, ["pass_reaction"])
