@@ -18,21 +18,22 @@ moment.  After every step it checks that
 - the game waits for someone (or for chance), and every blocking decision's default --
   the answer the server gives when a deadline passes -- is legal.
 
-What it costs, measured on the project's 2-core machine (Python 3.11, one core,
-bench/RESULTS.md "Committed gold"): 0.16 to 0.25 ms a step, checks included.  A whole
-game takes about 2,200 steps (0.5 s; 8 to 27 rounds), so 2,000 whole games take about
-16 minutes of one core -- far beyond the minute this test may cost in the suite.  Every moment gold is
-committed (secret bids, ties and their stakes, the host auction, bets, the upkeep choice)
-and every kind of card cost comes up in the first round, so the suite plays
+What it costs, measured on the project's 2-core machine (Python 3.11, one core; see
+bench/RESULTS.md "Committed gold"): 0.16 to 0.25 ms a step, checks included, the more the
+busier the machine.  A whole game takes about 2,200 steps (0.5 s; 8 to 27 rounds), so
+2,000 whole games take about 16 minutes of one core -- far beyond the minute this test may
+cost in the suite.  Every moment gold is committed (secret bids, ties and their stakes, the
+host auction, bets, the upkeep choice) comes up in the first round, and so do card costs,
+so the suite plays
 
 - :data:`GAMES` (2,000) games cut after round :data:`ROUNDS` (1): about 137 steps each,
-  some 45 s, and
-- :data:`WHOLE_GAMES` (8) games to their end (a winner at 12 influence or the
-  tournament), some 5 s: what only later rounds bring (a tournament, champions, deeper
-  decks and discard piles) is checked too.
+  45 to 55 CPU-s, and
+- :data:`WHOLE_GAMES` (6) games to their end (a winner at 12 influence or the
+  tournament), some 3 CPU-s: what only later rounds bring (a tournament, champions,
+  deeper decks and discard piles) is checked too.
 
-``GOLD_GAMES=2000 GOLD_ROUNDS=0`` runs 2,000 whole games (the sweep recorded in
-bench/RESULTS.md: no payment short, no stuck decision).
+``python -m bench.committed_gold`` (or ``GOLD_ROUNDS=0`` here) plays 2,000 whole games: the
+sweep recorded in bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -52,13 +53,14 @@ from engine.spartacus.game.tx import Tx
 
 GAMES = int(os.environ.get("GOLD_GAMES", 2_000))
 ROUNDS = int(os.environ.get("GOLD_ROUNDS", 1))  # 0: every game to its end
-WHOLE_GAMES = int(os.environ.get("GOLD_WHOLE_GAMES", 8))
+WHOLE_GAMES = int(os.environ.get("GOLD_WHOLE_GAMES", 6))
 FREE_ACTION_CHANCE = 0.35
 MAX_WINDOWS = 3
 
 
-#: the events :class:`Ledger` reads; a step without one of them is not folded a second time
-WATCHED = frozenset({"SealedAnswered", "SealedOpened", "AuctionWon", "HostChosen", "GoldPaid", "GoldGiven",
+#: the events :class:`Ledger` reads (and gifts while a card's cost is owed); a step without
+#: one of them is not folded a second time
+WATCHED = frozenset({"SealedAnswered", "SealedOpened", "AuctionWon", "HostChosen", "GoldPaid",
                      "EffectsStarted", "EffectsFinished"})
 
 
@@ -75,7 +77,7 @@ class Ledger:
 
     def watch(self, before: Any, events: list) -> None:
         """Fold ``events`` one at a time and check each committed payment as it is made."""
-        if not any(event.type in WATCHED for event in events):
+        if not any(event.type in WATCHED or (self.costs and event.type == "GoldGiven") for event in events):
             return
         state = before
         for event in events:
