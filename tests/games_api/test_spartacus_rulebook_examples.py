@@ -73,6 +73,8 @@ TABLES: dict[str, Callable[[], GameState]] = {
         influence=WIN_INFLUENCE, assets=assets(("theokoles#1", "gladiator"), ("dimachaerus#1", "gladiator"),
                                                ("net#1", "special"))), p3=dict(
         influence=WIN_INFLUENCE, assets=assets(("thraex#1", "gladiator"))))),
+    "johns support": lambda: _table(JOHN, p2=dict(influence=6, gold=5, hand=("a_visitor_from_rome#1",)),
+                                    p3=dict(influence=4)),
     "bluff": lambda: _table(JOHN, p2=dict(influence=1, hand=("a_visitor_from_rome#1",)),
                             p0=dict(influence=1), p1=dict(influence=1), p3=dict(influence=1)),
 }
@@ -310,6 +312,28 @@ def test_support_bought_with_gold(players):
         act(game_id, players, asked(game_id, players)[0])
     assert me(game_id, players, PETE)["gold"] == 5 - 2 + 5
     assert me(game_id, players, LIZ)["gold"] == 5 + 2 and me(game_id, players, LIZ)["influence"] == 3
+
+
+def test_johns_support_from_liz(players):
+    """'John hat Einfluss 6 und möchte eine Machenschaft aus seiner Hand spielen, die Einfluss
+    9 erfordert. Er bittet die übrigen Spieler um ihre Unterstützung, er kann Liz mit einigen
+    Münzen überzeugen (Liz hat Einfluss 4) ... Für das Ausspielen dieser Machenschaft wird John
+    behandelt als hätte er Einfluss 10 ... Weder Johns noch Liz´ Einfluss ändern sich
+    dauerhaft.' (p. 6): John asks everybody; Pete and Sally refuse, Liz, given 2 gold,
+    grants; with 6 + 4 John plays A Visitor from Rome."""
+    game_id = start(players, "johns support")
+    act(game_id, players, JOHN, "request_support", card="a_visitor_from_rome#1", target=JOHN,
+        **{"from": [PETE, SALLY, LIZ]})
+    act(game_id, players, JOHN, "give_gold", to=LIZ, amount=2)
+    act(game_id, players, PETE, "refuse_support")
+    act(game_id, players, SALLY, "refuse_support")
+    act(game_id, players, LIZ, "grant_support")
+    assert asked(game_id, players) == (JOHN, ["keep_scheme", "play_scheme"])
+    act(game_id, players, JOHN, "play_scheme", card="a_visitor_from_rome#1", target=JOHN)
+    while (who := asked(game_id, players))[1] == ["pass_reaction"]:
+        act(game_id, players, who[0])
+    assert me(game_id, players, JOHN)["influence"] == 7, "the card's own +1, nothing from the support"
+    assert me(game_id, players, LIZ)["influence"] == 4 and me(game_id, players, LIZ)["gold"] == 7
 
 
 def test_support_may_be_asked_as_a_bluff_of_a_group_that_could_not_cover_the_card(players):
