@@ -29,6 +29,7 @@ from service.notify import action_links, talk
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, OpenDecision, Seat, User
 from service.words import i18n, telling
+from service.words.seat_marks import seat_letter
 
 #: At most this many events are listed per game (the latest), then "and N more".
 MAX_EVENT_LINES = 15
@@ -174,7 +175,7 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
         if row.kind == "invitation_declined":
             declined.append(_("%(email)s declined your invitation to seat %(n)s; that seat is now open to anyone "
                               "with the game's link.", email=payload.get("declined_by", ""),
-                              n=int(payload.get("declined_seat", 0)) + 1))
+                              n=seat_letter(payload.get("declined_seat", 0))))
 
     asked = []
     for (seat_no, decision_id), (row, decision) in sorted(decisions.items(), key=lambda kv: kv[1][0].id):
@@ -264,7 +265,7 @@ def _talk_subject(_, sections: Sequence[dict], said: Sequence[dict]) -> str:
 
 def _outcome_text(lang: str, outcome: Mapping[str, Any], names: Mapping[int, str]) -> str:
     _ = i18n.translator(lang)
-    winners = [names.get(int(w), _("Seat %(n)s", n=int(w) + 1)) for w in outcome.get("winners") or ()]
+    winners = [names.get(int(w), _("Seat %(n)s", n=seat_letter(w))) for w in outcome.get("winners") or ()]
     if not winners:
         return _("Nobody won.")
     return _("Winner: %(names)s.", names=", ".join(winners)) if len(winners) == 1 \

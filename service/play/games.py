@@ -35,6 +35,7 @@ from service.play import absence, fanout, game_clock, meta_events, standing_orde
 from service.play.bots import autoplay
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
+from service.words.seat_marks import seat_letter
 from service.plumbing.errors import (
     Conflict,
     Forbidden,
@@ -629,9 +630,9 @@ def _seat_summary(row: Seat, users: Mapping[int, User], viewer: Optional[User], 
     holder = users.get(row.user_id) if row.user_id is not None else None
     invited = row.user_id is None and row.invited_email is not None
     if row.is_bot:
-        name: Optional[str] = f"Bot {row.seat + 1}"
+        name: Optional[str] = f"Bot {seat_letter(row.seat)}"
     elif holder is not None:
-        name = holder.display_name or f"Player {row.seat + 1}"
+        name = holder.display_name or f"Player {seat_letter(row.seat)}"
     else:
         name = None
     out = {

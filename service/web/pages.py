@@ -46,6 +46,7 @@ from service.plumbing.json_input import read_json
 from service.web import boards, schema_forms, setup_form
 from service.words import i18n, seat_marks, telling, terms
 from service.words.i18n import N_
+from service.words.seat_marks import seat_letter
 
 bp = Blueprint("pages", __name__)
 dev = Blueprint("dev", __name__, url_prefix="/dev")
@@ -487,13 +488,16 @@ def _since_last_visit(s, game_id: str, user, version: int, language: str, zone: 
 
 
 def _seat_names(view: Mapping[str, Any]) -> dict[int, str]:
-    """Seat -> how the page names it: ``Ann (seat 1)``; an empty seat by its number."""
+    """Seat -> how the page names it: ``Ann (seat A)``; an empty seat by its letter, as the boards mark it."""
     out = {}
     for seat in view.get("seats") or []:
         if isinstance(seat, Mapping) and isinstance(seat.get("seat"), int):
             n = seat["seat"]
-            out[n] = _("%(name)s (seat %(n)s)", name=seat["name"], n=n + 1) if seat.get("name") \
-                else _("Seat %(n)s", n=n + 1)
+            if seat.get("is_bot") and seat.get("name"):
+                out[n] = seat["name"]  # a bot is named by its letter already (``Bot B``)
+            else:
+                out[n] = _("%(name)s (seat %(n)s)", name=seat["name"], n=seat_letter(n)) if seat.get("name") \
+                    else _("Seat %(n)s", n=seat_letter(n))
     return out
 
 
@@ -510,7 +514,7 @@ def _outcome(outcome: Any, seat_names: Mapping[int, str], game: Any = None,
             n = int(seat)
         except (TypeError, ValueError):
             return str(seat)
-        return seat_names.get(n) or _("Seat %(n)s", n=n + 1)
+        return seat_names.get(n) or _("Seat %(n)s", n=seat_letter(n))
 
     scores = outcome.get("scores") or {}
     ranking = list(outcome.get("ranking") or [])
@@ -892,7 +896,7 @@ def when(value: Any) -> str:
 def register(app: Flask) -> None:
     """The pages; the developer pages only when ``CAPUA_DEV_PAGES`` is on and mail goes to the outbox."""
     config = app.extensions["capua.config"]
-    app.jinja_env.globals.update(seat_style=seat_marks.seat_style)
+    app.jinja_env.globals.update(seat_style=seat_marks.seat_style, seat_letter=seat_marks.seat_letter)
     # the link to the outbox is shown only to those it answers
     app.context_processor(lambda: {"dev_pages": config.outbox_pages and bool(request) and from_this_machine()})
     app.jinja_env.filters.update(linkify=linkify, when=when, moment=moment, time_left=time_left)

@@ -21,6 +21,7 @@ from service.plumbing.errors import InvalidInput
 from service.web import schema_forms
 from service.words import terms
 from service.words.i18n import N_
+from service.words.seat_marks import seat_letter
 
 #: The times per decision the form offers, in hours (the API takes any from 1 h to 90 days).
 CLOCK_HOURS: tuple[tuple[int, str], ...] = (
@@ -190,17 +191,17 @@ def read(form: MultiDict, language: str) -> dict:
         elif role == "invite":
             email = form.get(f"seat.{n}.email", "").strip()
             if not email:
-                raise InvalidInput(_("Seat %(n)s: enter the address of the player you invite.", n=n + 1),
+                raise InvalidInput(_("Seat %(n)s: enter the address of the player you invite.", n=seat_letter(n)),
                                    code="invalid_invites", details={"field": f"seat.{n}.email"})
             if open_seen is not None:
                 raise InvalidInput(_("Seat %(open)s is open to anyone but seat %(n)s is an invitation: put the "
-                                     "invited players first.", open=open_seen + 1, n=n + 1),
+                                     "invited players first.", open=seat_letter(open_seen), n=seat_letter(n)),
                                    code="invalid_invites", details={"field": f"seat.{n}.role"})
             invites.append(email)
         elif role == "open":
             open_seen = n if open_seen is None else open_seen
         else:
-            raise InvalidInput(_("Seat %(n)s: choose who sits there.", n=n + 1), code="invalid_seat",
+            raise InvalidInput(_("Seat %(n)s: choose who sits there.", n=seat_letter(n)), code="invalid_seat",
                                details={"field": f"seat.{n}.role"})
     return {
         "game_type": game_type,

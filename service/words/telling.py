@@ -16,6 +16,7 @@ from typing import Any, Mapping, Optional
 
 from service.words import terms
 from service.words.i18n import DEFAULT_LANGUAGE, N_, format_moment, gettext, language_or_default, translator
+from service.words.seat_marks import seat_letter
 
 
 # --------------------------------------------------------------------------- decision prompts
@@ -67,19 +68,24 @@ def decision_prompt(language: str, decision: Mapping[str, Any], game: Optional[s
         key = "pax.setup_keep.lay"
     if key == "react_scheme" and isinstance(args.get("by"), int) and isinstance(args.get("target"), int):
         key = "react_scheme.aimed"
+    elif key == "react_scheme" and isinstance(args.get("by"), int):
+        key = "react_scheme.by"
+    if key == "react_reaction" and isinstance(args.get("by"), int):
+        key = "react_reaction.guard" if args.get("subject") == "guard" else "react_reaction.by"
     message = terms.prompt(game, key) or PROMPTS.get(key)
     if message is None:
         return str(decision.get("prompt") or key)
     names_a_seat = any(f"%({k})s" in message and isinstance(args.get(k), int) for k in SEAT_ARGS)
+    engine_counts_seats = any(isinstance(args.get(k), int) and not isinstance(args.get(k), bool) for k in SEAT_ARGS)
     if names_a_seat:
         _ = translator(language)
         for k in SEAT_ARGS:
             if isinstance(args.get(k), int) and not isinstance(args.get(k), bool):
                 n = args[k]
-                args[k] = (seat_names or {}).get(n) or _("Seat %(n)s", n=n + 1)
-    elif language_or_default(language) == DEFAULT_LANGUAGE and decision.get("prompt"):
+                args[k] = (seat_names or {}).get(n) or _("Seat %(n)s", n=seat_letter(n))
+    elif language_or_default(language) == DEFAULT_LANGUAGE and decision.get("prompt") and not engine_counts_seats:
         # English readers get the engine's own sentence, which may say more (but names
-        # seats by their index, so not when the question names a seat).
+        # seats by their index, so not when the decision concerns a seat).
         return str(decision["prompt"])
     try:
         return gettext(language, message, **{k: _plain(v) for k, v in args.items()}) if "%(" in message \
@@ -191,7 +197,7 @@ def describe_event(language: str, event: Mapping[str, Any], seat_names: Mapping[
 
     def name_of(seat: Any) -> str:
         if isinstance(seat, int):
-            return seat_names.get(seat) or _("Seat %(n)s", n=seat + 1)
+            return seat_names.get(seat) or _("Seat %(n)s", n=seat_letter(seat))
         return _("The game's creator")
 
     if etype in SERVICE_EVENTS:

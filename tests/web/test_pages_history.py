@@ -16,6 +16,7 @@ from service.plumbing.db import Game
 from service.words import seat_marks, telling
 from tests.web.pages_play import option_buttons, user
 from tests.web.support import csrf_from, sign_in_with, through_confirm
+from service.words.seat_marks import seat_letter
 
 _ID = re.compile(r'"id": "([^"]+)"')
 
@@ -60,7 +61,8 @@ def test_the_history_lists_what_the_viewer_may_see_and_nothing_else(played, web_
     game_id, client = played
     page = client.get(f"/games/{game_id}/history").get_data(as_text=True)
     events, view = _visible(web_sessions, game_id)
-    names = {seat["seat"]: f"{seat['name']} (seat {seat['seat'] + 1})" for seat in view["seats"]}
+    names = {seat["seat"]: seat["name"] if seat["is_bot"] else f"{seat['name']} (seat {seat_letter(seat['seat'])})"
+                 for seat in view["seats"]}
     assert page.count('<li id="event-') == len(events)
     for event in events:
         assert html.escape(telling.describe_event("en", event, names, "Asia/Tokyo", view["game_type"])) in page
