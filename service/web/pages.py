@@ -684,19 +684,53 @@ def _decision_form(decision: Mapping[str, Any], game: Any, card_names: Mapping[s
         "free": decision.get("mode") == "free",
     }
     if options is not None:
-        out["options"] = [
-            {"label": _with_price(telling.command_label(language, o, card_names, game, seat_names),
+        out["options"] = _grouped([
+            {"type": str(o.get("type")),
+             "label": _with_price(telling.command_label(language, o, card_names, game, seat_names),
                                   _price_of(o, decision, card_prices or {})),
              "command": json.dumps({"type": o.get("type"), "args": o.get("args") or {}}, sort_keys=True),
              "confirm": _needs_confirmation(game, str(o.get("type")))}
             for o in options
-        ]
+        ], game)
     else:
         default_args = (default or {}).get("args") or {}
         out["fields"] = _schema_fields(decision.get("schema") or {}, default_args,
                                        label_of=_value_labeller(game, card_names, seat_names, language))
         _label_arguments(out["fields"], game)
         out["confirm"] = _needs_confirmation(game, str(decision.get("command_type")))
+    return out
+
+
+#: More options of one kind than this are one choice list with one button, not a wall of
+#: buttons: an arena turn offers 36 to 48 hexes to move to, which pushed the board 1,700 px
+#: down the page.
+MAX_BUTTONS_OF_A_KIND = 8
+
+
+def _grouped(buttons: list[dict], game: Any) -> list[dict]:
+    """``buttons`` in their order, with the options of a kind that has more than
+    :data:`MAX_BUTTONS_OF_A_KIND` gathered into one ``select`` entry where the first of them
+    stood (its ``choices`` are the buttons, ``label`` the command's name)."""
+    counts: dict[str, int] = {}
+    for b in buttons:
+        counts[b["type"]] = counts.get(b["type"], 0) + 1
+    out: list[dict] = []
+    groups: dict[str, dict] = {}
+    for b in buttons:
+        if counts[b["type"]] <= MAX_BUTTONS_OF_A_KIND:
+            out.append(b)
+            continue
+        group = groups.get(b["type"])
+        if group is None:
+            own = terms.command(game, b["type"])
+            words = _(own) if own else b["type"].replace("_", " ").capitalize()
+            group = groups[b["type"]] = {"select": True, "type": b["type"], "label": words,
+                                         "confirm": b["confirm"], "choices": []}
+            out.append(group)
+        group["choices"].append(b)
+        group["confirm"] = group["confirm"] or b["confirm"]
+    for group in groups.values():
+        group["count"] = ngettext("%(num)s choice", "%(num)s choices", len(group["choices"]))
     return out
 
 
