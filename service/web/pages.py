@@ -622,6 +622,7 @@ ARGUMENT_LABELS: dict[str, str] = {
     "net": N_("Net"), "speed_attack": N_("Speed attack"), "reroll": N_("Reroll"),
     "winner_i": N_("Bet on fighter I winning"), "winner_ii": N_("Bet on fighter II winning"),
     "injury": N_("Bet on an injury"), "decapitation": N_("Bet on a decapitation"),
+    "claim": N_("The scheme you tell them it is (optional; it need not be true)"),
 }
 #: What a decision's ``context`` holds, in words (keys of the registered games' contexts).
 CONTEXT_LABELS: dict[str, str] = {
@@ -632,7 +633,7 @@ CONTEXT_LABELS: dict[str, str] = {
     "suggested": N_("Suggested"), "rolls": N_("Rolls"),
 }
 #: Keys whose integer values are seats.
-_SEAT_KEYS = {"to", "seat", "target", "partner"}
+_SEAT_KEYS = {"to", "seat", "target", "partner", "from"}
 
 
 def _card_prices(board: Any) -> dict[str, int]:

@@ -78,6 +78,9 @@ def decision_prompt(language: str, decision: Mapping[str, Any], game: Optional[s
         key = "pax.setup_keep.lay"
     if key == "pax.lay":
         key = _lay_key(args)
+    if key == "support" and isinstance(args.get("claim"), str):
+        key = "support.claim"
+        args["claim"] = terms.card_name(game, args["claim"], language, args["claim"].replace("_", " "))
     if key.startswith("pax.") and isinstance(args.get("cost"), int) and not isinstance(args.get("cost"), bool):
         args["cost"] = ngettext(language_or_default(language), "%(num)s aureus", "%(num)s aurei", args["cost"])
         own_words = True  # the engine's English counts no aureus in the plural
