@@ -160,7 +160,7 @@ def _render_new_game(game_type: str, form: MultiDict, *, error: Optional[str] = 
         game_title=registry.get(game_type).title, form=form,
         option_fields=schema_forms.refill(setup_form.option_fields(game_type, _language()), form),
         seat_counts=counts, seat_rows=range(max(counts)), roles=setup_form.ROLES,
-        clock_hours=setup_form.clock_choices(app_config().default_clock_hours), time_zones=setup_form.time_zones(),
+        clock_hours=setup_form.clock_choices(app_config().default_clock_hours), time_zone_groups=setup_form.time_zone_groups(),
         error=error, error_field=error_field,
     ), status
 

@@ -14,7 +14,7 @@ from tests.web.support import csrf_from, sign_in_with
 
 #: One option per game that differs from its default, as typed into the form.
 CHANGED_OPTION = {
-    "pax": ("arg.solo_level", "", "solo_level", None),
+    "pax": ("arg.solo_level", "", "solo_level", 1),  # an emptied field plays the schema's default
     "rom": ("arg.variant_intrigue", "1", "variant_intrigue", True),
     "spartacus": ("arg.game_length", '"quick"', "game_length", "quick"),
     "spartacus_arena": ("arg.fighter_ii", '"gannicus"', "fighter_ii", "gannicus"),
