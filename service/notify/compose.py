@@ -72,6 +72,16 @@ class Context:
         return cls(prefs=preferences_for(session, list(users), None), games=games, open_rows=open_rows, seats=seats)
 
 
+#: A player who opened the game's page this recently is taken to be playing there: no mail
+#: asks them the question in front of them or tells them the moves they see (reminders
+#: before a deadline still come).
+ON_PAGE = dt.timedelta(minutes=10)
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.timezone.utc)
+
+
 def compose(session: Session, config: Config, user: User, rows: Sequence[Notification],
             now: dt.datetime, context: Optional[Context] = None) -> Optional[Composed]:
     """The mail for ``rows`` (all of ``user``'s pending notifications), or ``None`` when
@@ -178,9 +188,13 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
                               n=seat_letter(payload.get("declined_seat", 0))))
 
     asked = []
+    on_page = {n for (gid, n), s in seats.items() if gid == game.id and s.user_id == user.id
+               and s.on_page_at is not None and now - _aware(s.on_page_at) < ON_PAGE}
     for (seat_no, decision_id), (row, decision) in sorted(decisions.items(), key=lambda kv: kv[1][0].id):
         current = open_rows.get((game.id, seat_no, decision_id))
         if current is None:  # answered meanwhile (on the site, by a link, by its deadline)
+            continue
+        if seat_no in on_page and row.kind != "reminder":  # the question is in front of them
             continue
         links = action_links.decision_links(config, game_id=game.id, seat=seat_no, user_id=user.id,
                                             decision=decision, deadline=current.deadline_at, now=now)
@@ -196,7 +210,9 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
             "reminder": row.kind == "reminder",
         })
 
-    lines = [telling.describe_event(lang, e, names, tz, game.game_type) for _seq, e in sorted(events_by_seq.items())]
+    # a player on the page sees the moves there (they are listed above the board)
+    lines = [] if on_page else \
+        [telling.describe_event(lang, e, names, tz, game.game_type) for _seq, e in sorted(events_by_seq.items())]
     more = max(0, len(lines) - MAX_EVENT_LINES)
     lines = lines[-MAX_EVENT_LINES:]
     outcome_text = _outcome_text(lang, outcome, names) if outcome else None

@@ -22,7 +22,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -624,6 +624,15 @@ def _summaries(session: Session, games: Sequence[Game], user: Optional[User]) ->
             "outcome": game.outcome,
         })
     return out
+
+
+def mark_on_page(session: Session, game_id: str, user: Optional[User], now: Optional[dt.datetime] = None) -> None:
+    """Remember that ``user`` has the game's page in front of them now (their seat's
+    ``on_page_at``); nothing for a visitor without a seat.  A game is never changed."""
+    if user is None:
+        return
+    session.execute(update(Seat).where(Seat.game_id == game_id, Seat.user_id == user.id)
+                    .values(on_page_at=now or utcnow()))
 
 
 def _seat_summary(row: Seat, users: Mapping[int, User], viewer: Optional[User], show_invite: bool) -> dict:

@@ -27,7 +27,6 @@ from typing import Any, Mapping, Optional
 
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from flask import session as cookie
-from babel.dates import format_datetime
 from flask_babel import get_locale, gettext as _, ngettext
 from jinja2 import TemplateNotFound
 from sqlalchemy import select
@@ -37,7 +36,7 @@ from engine import registry
 from service.identity import auth
 from service.notify import action_links, talk
 from service.play import absence, deadlines, game_clock, games
-from service.plumbing import clock, converters, mail
+from service.plumbing import converters, mail
 from service.plumbing.database import config as app_config, session as db_session
 from service.plumbing.config import is_loopback_host
 from service.plumbing.db import Game, Seat
@@ -431,6 +430,8 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
                                                  limit=games.MAX_EVENTS_PAGE)]
     recent = _since_last_visit(s, game_id, user, view["version"], language, zone, seat_names, game) \
         if changes is None else None
+    games.mark_on_page(s, game_id, user)
+    s.commit()
     return render_template(
         "pages/game.html",
         game_id=game_id,
@@ -601,14 +602,11 @@ def time_left(value: Any, now: Optional[dt.datetime] = None) -> str:
 
 
 def _short_moment(value: Any, language: str, zone: str) -> str:
-    """An event's time, short, in ``zone`` (the page names the zone once)."""
+    """An event's time in ``zone``, written as every other time on the site is (weekday,
+    date, 24-hour time), without the zone: the page names it once."""
     if not isinstance(value, dt.datetime):
         return ""
-    try:
-        local = value.astimezone(clock.zone(zone))
-    except ValueError:
-        local = value.astimezone(dt.timezone.utc)
-    return format_datetime(local, "short", locale=language)
+    return i18n.format_moment(value, language, zone, name_zone=False)
 
 
 # --------------------------------------------------------------------------- decisions as forms
