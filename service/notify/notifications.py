@@ -46,6 +46,7 @@ from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, OpenDecision, Seat, StoredEvent, User, utcnow
 from service.plumbing.rows import get_rows
+from service.words.seat_marks import seat_letter
 
 log = logging.getLogger(__name__)
 
@@ -143,16 +144,18 @@ def card_names(view: Any) -> dict[str, str]:
 
 
 def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
-    """What players are called in mail: display name, else the address's local part."""
+    """What players are called in mail: display name, else the address's local part, with
+    the seat's letter as the boards draw it (``Ann (A)``, ``Bot B``)."""
     ids = [s.user_id for s in seats if s.user_id is not None]
     users = {u.id: u for u in session.scalars(select(User).where(User.id.in_(ids)))} if ids else {}
     out = {}
     for s in seats:
         if s.is_bot:
-            out[s.seat] = f"Bot {s.seat + 1}"
+            out[s.seat] = f"Bot {seat_letter(s.seat)}"
         elif s.user_id in users:
             u = users[s.user_id]
-            out[s.seat] = u.display_name or (u.email or "").split("@")[0] or f"Player {s.seat + 1}"
+            name = u.display_name or (u.email or "").split("@")[0]
+            out[s.seat] = f"{name} ({seat_letter(s.seat)})" if name else f"Player {seat_letter(s.seat)}"
     return out
 
 

@@ -23,7 +23,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -37,6 +37,7 @@ from service.play import absence, fanout, game_clock, meta_events, standing_orde
 from service.play.bots import autoplay
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
+from service.words.seat_marks import seat_letter
 from service.plumbing.errors import (
     Conflict,
     Forbidden,
@@ -663,13 +664,22 @@ def _summaries(session: Session, games: Sequence[Game], user: Optional[User]) ->
     return out
 
 
+def mark_on_page(session: Session, game_id: str, user: Optional[User], now: Optional[dt.datetime] = None) -> None:
+    """Remember that ``user`` has the game's page in front of them now (their seat's
+    ``on_page_at``); nothing for a visitor without a seat.  A game is never changed."""
+    if user is None:
+        return
+    session.execute(update(Seat).where(Seat.game_id == game_id, Seat.user_id == user.id)
+                    .values(on_page_at=now or utcnow()))
+
+
 def _seat_summary(row: Seat, users: Mapping[int, User], viewer: Optional[User], show_invite: bool) -> dict:
     holder = users.get(row.user_id) if row.user_id is not None else None
     invited = row.user_id is None and row.invited_email is not None
     if row.is_bot:
-        name: Optional[str] = f"Bot {row.seat + 1}"
+        name: Optional[str] = f"Bot {seat_letter(row.seat)}"
     elif holder is not None:
-        name = holder.display_name or f"Player {row.seat + 1}"
+        name = holder.display_name or f"Player {seat_letter(row.seat)}"
     else:
         name = None
     out = {

@@ -58,8 +58,21 @@ def _speak_as(user) -> None:
 # --------------------------------------------------------------------------- one-click links
 
 
-def _refused(err: ServiceError):
-    return render_template("notify/link_refused.html", message=_message(err), code=err.code), err.status
+#: Refusals that mean the link has done its work (answered, or overtaken): to a signed-in
+#: player the page says so and leads to the game, rather than "this link does not work".
+SPENT = frozenset({"link_used", "decision_closed", "option_gone", "invitation_closed"})
+
+
+def _refused(err: ServiceError, link: Optional[action_links.ActionLink] = None):
+    """The refusal page; a signed-in visitor whose link has done its work is told so and
+    shown the way to the game."""
+    try:
+        signed_in = auth.current_user()
+    except SQLAlchemyError:
+        signed_in = None
+    game_id = link.game_id if link is not None and err.code in SPENT else None
+    return render_template("notify/link_refused.html", message=_message(err), code=err.code,
+                           signed_in=signed_in, spent=err.code in SPENT, game_id=game_id), err.status
 
 
 def _message(err: ServiceError) -> str:
@@ -92,12 +105,13 @@ def _names(decision: Optional[dict]) -> dict:
 def act_confirm(token: str):
     """Show what the link would do; never act here."""
     s = db_session()
+    link = None
     try:
         link = action_links.read(app_config(), token)
         prepared = action_links.prepare(s, app_config(), link)
     except ServiceError as err:
         s.rollback()
-        return _refused(err)
+        return _refused(err, link)
     _speak_as(prepared.user)
     decision = prepared.decision
     choices = []
@@ -124,6 +138,7 @@ def act_confirm(token: str):
 def act_submit(token: str):
     s = db_session()
     chosen = None
+    link = None
     try:
         link = action_links.read(app_config(), token)
         if link.kind == "choose":
@@ -132,7 +147,7 @@ def act_submit(token: str):
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _refused(err)
+        return _refused(err, link)
     _speak_as(prepared.user)
     return render_template("notify/act_done.html", link=link, game=prepared.game,
                            label=_label(prepared.command, prepared.decision))

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine.core.errors import RuleViolation
+from engine.core.types import Command
 from engine.spartacus.game import ledger, victory
 from engine.spartacus.game.cards import CardSetError, validate_effects
 from engine.spartacus.game.flow import start
@@ -192,6 +193,22 @@ def test_support_may_be_asked_of_a_group_that_could_not_cover_the_card(base):
     assert [o.type for o in choice.options] == ["keep_scheme"], "1 + 1 influence cannot play it"
     s, ev = play(s, JOHN, "keep_scheme")
     assert types(ev)[0] == "SupportedSchemeKept" and "conspiracy#1" in s.player(JOHN).hand
+
+
+def test_the_asker_may_say_which_scheme_it_is_true_or_not(base):
+    """'nor must one tell the truth about one's plans' (p. 6): the asker may name a scheme
+    -- any scheme of the set -- and the asked read that name; the card stays hidden."""
+    s = _turn(base, p2=dict(influence=1, hand=("conspiracy#1",)), p0=dict(influence=1))
+    (ask,) = [d for d in RULES.pending(s).decisions if d.command_type == "request_support"]
+    assert "conspiracy" in ask.schema["properties"]["claim"]["enum"]
+    with pytest.raises(RuleViolation):
+        RULES.decide(s, Command(JOHN, "request_support", {"card": "conspiracy#1", "target": LIZ, "from": [PETE],
+                                                          "claim": "no_such_scheme"}))
+    s, ev = play(s, JOHN, "request_support", card="conspiracy#1", target=LIZ, claim="robbery", **{"from": [PETE]})
+    seen = RULES.visible(ev[-1], PETE)["data"]
+    assert seen["claim"] == "robbery" and "card" not in seen and "target" not in seen
+    (support,) = [d for d in RULES.pending(s).decisions if d.seat == PETE and d.prompt_key == "support"]
+    assert support.prompt_args["claim"] == "robbery" and "Robbery" in support.prompt
 
 
 def test_support_may_be_asked_again_after_a_refusal(base):
