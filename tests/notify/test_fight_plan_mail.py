@@ -19,13 +19,14 @@ def _users(s) -> dict[str, User]:
     return {name: s.scalars(select(User).where(User.email == f"{name}@example.org")).one() for name in PLAYERS}
 
 
-def _play_until_invited(sessions, cfg, game_id) -> str:
-    """Everybody answers with the default, except that the host invites; returns who is invited."""
+def play_until_asked(sessions, cfg, game_id, prompt_key: str) -> str:
+    """Everybody answers with the default, except that the host invites, until a decision
+    ``prompt_key`` is open; returns whose it is."""
     for _ in range(600):
         with sessions() as s:
             for name, user in _users(s).items():
                 owed = [d for d in games.decisions_for(s, game_id, user) if d["mode"] != "free"]
-                if any(d["prompt_key"] == "invitation" for d in owed):
+                if any(d["prompt_key"] == prompt_key for d in owed):
                     return name
                 if owed:
                     d = owed[0]
@@ -38,7 +39,7 @@ def _play_until_invited(sessions, cfg, game_id) -> str:
                     break
             else:
                 raise AssertionError("nobody owes anything")
-    raise AssertionError("no invitation to the games")
+    raise AssertionError(f"nobody was asked {prompt_key}")
 
 
 @pytest.mark.parametrize("language, words", [
@@ -56,7 +57,7 @@ def test_the_invitation_mail_sets_the_fight_plan_with_one_click(app, sessions, c
             user.language = language
         s.commit()
     pump(sessions, cfg)
-    invited = _play_until_invited(sessions, cfg, game_id)
+    invited = play_until_asked(sessions, cfg, game_id, "invitation")
     seen = len(smtp_sink.received())
     pump(sessions, cfg)
     (mail,) = [m for m in smtp_sink.received()[seen:] if m["To"] == f"{invited}@example.org"]

@@ -169,3 +169,30 @@ def test_the_game_page_offers_the_presets_for_an_open_window(app, sessions, cfg,
     bad = browser.post(f"/games/{game_id}/standing-order",
                        data={"preset": "everything", "csrf_token": csrf_from(page)})
     assert bad.status_code == 422 and "Presets are" in bad.data.decode()
+
+
+def test_the_game_page_offers_bid_zero_unless_at_an_auction(app, sessions, cfg, smtp_sink):
+    from tests.notify.test_fight_plan_mail import PLAYERS, play_until_asked
+
+    game_id, _users = new_game(sessions, cfg, players=PLAYERS, game_type="spartacus", options={})
+    bidder = play_until_asked(sessions, cfg, game_id, "bid")
+    browser = app.test_client()
+    sign_in(app, browser, smtp_sink, f"{bidder}@example.org")
+    page = browser.get(f"/games/{game_id}").data.decode()
+    assert 'name="preset" value="bid_zero_unless"' in page and 'name="lot_types" value="gladiator"' in page
+    assert 'value="pass_this_phase"' not in page, "window presets sit under windows only"
+    with sessions() as s:
+        user = s.scalars(select(User).where(User.email == f"{bidder}@example.org")).one()
+        (bid,) = [d for d in games.decisions_for(s, game_id, user) if d["prompt_key"] == "bid"]
+    lot_type = bid["prompt_args"]["card_type"]
+    wanted = [t for t in ("gladiator", "slave", "weapon", "armour", "special") if t != lot_type]
+    done = browser.post(f"/games/{game_id}/standing-order",
+                        data={"preset": "bid_zero_unless", "decision_id": bid["id"], "lot_types": wanted,
+                              "csrf_token": csrf_from(page)})
+    assert done.status_code == 303
+    with sessions() as s:
+        (order,) = s.scalars(select(StandingOrder)).all()
+        assert order.rule["unless"] == [{"path": "prompt_args.card_type", "in": wanted}]
+        assert order.name.startswith("Bid 0 unless the lot is: ")
+        still = [d for d in games.decisions_for(s, game_id, user) if d["id"] == bid["id"]]
+    assert still == [], "the bidder does not want this lot: the order bid 0 on it at once"
