@@ -154,9 +154,10 @@ def give(session: Session, config: Config, user: User, game_id: str, key: str, *
         name = _(NAMES[key], types=", ".join(lot_types)) if lot_types else _("Bid 0 at every auction")
     else:
         name = _(NAMES[key])
-    if key == "windows_not_about_me":
+    order = _tidy(session, user, game, standing_orders.check_rule(rule), phase)
+    if order is None and key == "windows_not_about_me":
         order = standing_orders.create_order(session, user, rule=rule, name=name, game_type=game.game_type)
-    else:
+    elif order is None:
         order = standing_orders.create_order(session, user, rule=rule, name=name[:80], game_id=game.id)
     if game_clock.is_paused(session, game.id):
         return order  # it answers once the game is resumed and moves
@@ -168,3 +169,19 @@ def give(session: Session, config: Config, user: User, game_id: str, key: str, *
                                  expected_version=None, seat=seat.seat)
             break
     return order
+
+
+def _tidy(session: Session, user: User, game: Game, rule: dict, phase: Optional[dict]) -> Optional[StandingOrder]:
+    """Withdraw ``user``'s orders for ``game`` whose phase is over (they would never answer
+    again, and a player who clicks "pass on everything this phase" every phase must not run
+    out of orders); return an enabled order with the same ``rule`` if there is one, so that
+    the same click twice gives one order."""
+    same = None
+    for order in standing_orders.list_orders(session, user):
+        if order.game_id == game.id and order.rule.get("during") is not None and order.rule["during"] != phase:
+            session.delete(order)
+        elif same is None and order.enabled and order.rule == rule \
+                and (order.game_id == game.id or (order.game_id is None and order.game_type == game.game_type)):
+            same = order
+    session.flush()
+    return same

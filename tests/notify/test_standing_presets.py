@@ -113,6 +113,12 @@ def test_pass_on_everything_this_phase_ends_with_the_phase(app, sessions, cfg, s
     pump(sessions, cfg)
     (asked,) = [m for m in smtp_sink.received()[seen:] if m["To"] == "bob@example.org"]
     assert "What you are asked" in text_of(asked)
+    # The same click in round 2 gives the order for round 2, and withdraws round 1's, spent.
+    url = path_of(_order_links(asked)["Pass on everything this phase"], cfg)
+    page = browser.get(url)
+    assert browser.post(url, data={"csrf_token": csrf_from(page.data.decode())}).status_code == 200
+    with sessions() as s:
+        assert [o.rule["during"] for o in s.scalars(select(StandingOrder))] == [{"round": 2, "phase": "peal"}]
 
 
 def test_a_phase_link_used_after_its_phase_is_refused_and_changes_nothing(app, sessions, cfg, smtp_sink):

@@ -56,6 +56,9 @@ def test_a_preset_given_from_an_open_window_answers_it_and_the_windows_after_it(
     _ring(ann, game_id)
     assert _window(bob, game_id) is None, "and the next one the moment it opens"
     assert bob.get(f"standing-orders/{order['id']}").get_json()["uses"] == 1
+    unknown = bob.post("standing-orders/presets", json={"preset": "windows_like_this", "game_id": game_id,
+                                                        "like": None}, idempotent=True)
+    assert unknown.status_code == 422, "unknown fields are refused"
     assert ann.get("standing-orders").get_json()["standing_orders"] == [], "nobody else sees it"
 
 
@@ -66,6 +69,10 @@ def test_pass_this_phase_is_scoped_to_the_public_round_and_phase(ann, bob):
                      idempotent=True)
     assert given.status_code == 201 and given.get_json()["during"] == {"round": 1, "phase": "peal"}
     assert _window(bob, game_id) is None
+    twice = bob.post("standing-orders/presets", json={"preset": "pass_this_phase", "game_id": game_id},
+                     idempotent=True)
+    assert twice.status_code == 201 and twice.get_json()["id"] == given.get_json()["id"], \
+        "the same click twice gives one order"
     _ring(ann, game_id)
     assert _window(bob, game_id) is None  # ring 2: round 1 still
     _ring(ann, game_id)
