@@ -12,8 +12,9 @@ from marshmallow import Schema, fields, validate
 
 from service.api.blueprint import ApiBlueprint
 from service.identity import auth
-from service.play import standing_orders as service
-from service.plumbing.database import session
+from service.play import presets, standing_orders as service
+from service.plumbing.database import config, session
+from service.words import i18n
 
 blp = ApiBlueprint("standing_orders", __name__, url_prefix="/standing-orders",
                    description="Standing orders: your answers to future decisions, given in advance.")
@@ -29,6 +30,8 @@ _RULE_DOC = {
                   "are the cards you hold) is otherwise answered only from public facts (`prompt_args`) and only "
                   "with its default, at the same moment whatever you hold; with `true` it may use `has_option`, "
                   "`context` and any answer, and how fast it answers may hint at your hand.",
+    "during": 'Only in this round and phase of the game, as the whole table sees them, like '
+              '`{"round": 3, "phase": "intrigue"}`; `null`: always.',
 }
 
 
@@ -47,6 +50,7 @@ class StandingOrderInSchema(Schema):
     answer = fields.Raw(required=True, metadata={"description": _RULE_DOC["answer"]})
     reads_hand = fields.Boolean(truthy={True}, falsy={False}, load_default=False,
                                 metadata={"description": _RULE_DOC["reads_hand"]})
+    during = fields.Dict(load_default=None, allow_none=True, metadata={"description": _RULE_DOC["during"]})
 
 
 class StandingOrderPatchSchema(Schema):
@@ -58,6 +62,7 @@ class StandingOrderPatchSchema(Schema):
     unless = fields.List(fields.Raw(), metadata={"description": _RULE_DOC["unless"]})
     answer = fields.Raw(metadata={"description": _RULE_DOC["answer"]})
     reads_hand = fields.Boolean(truthy={True}, falsy={False}, metadata={"description": _RULE_DOC["reads_hand"]})
+    during = fields.Dict(allow_none=True, metadata={"description": _RULE_DOC["during"]})
 
 
 class StandingOrderSchema(Schema):
@@ -72,6 +77,7 @@ class StandingOrderSchema(Schema):
     unless = fields.List(fields.Raw(), required=True)
     answer = fields.List(fields.Raw(), required=True)
     reads_hand = fields.Boolean(required=True, metadata={"description": _RULE_DOC["reads_hand"]})
+    during = fields.Dict(required=True, allow_none=True, metadata={"description": _RULE_DOC["during"]})
     uses = fields.Integer(required=True, metadata={"description": "How many decisions it has answered."})
     last_used_at = fields.DateTime(allow_none=True)
     last_used_game_id = fields.String(allow_none=True)
@@ -88,7 +94,22 @@ class StandingOrderQuerySchema(Schema):
                             metadata={"description": "Only the orders for this game."})
 
 
-_RULE_FIELDS = ("match", "if_", "unless", "answer", "reads_hand")
+_RULE_FIELDS = ("match", "if_", "unless", "answer", "reads_hand", "during")
+
+
+class PresetInSchema(Schema):
+    preset = fields.String(required=True, validate=validate.OneOf(presets.KEYS), metadata={"description": (
+        "`windows_like_this`: always pass in this game's windows of the kind of `decision_id` (or the window "
+        "open now), about you or about others as that one is; `pass_this_phase`: pass on every window of this "
+        "game until the round or phase changes; `bid_zero_unless`: bid 0 at this game's auctions unless the lot "
+        "is of one of `lot_types`; `windows_not_about_me`: the recommended order, for all your Spartacus games.")})
+    game_id = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    decision_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=200),
+                                metadata={"description": "The open decision the preset is given from; it is "
+                                                         "answered at once when the new order matches it."})
+    lot_types = fields.List(fields.String(validate=validate.OneOf(presets.LOT_TYPES)), load_default=list,
+                            validate=validate.Length(max=len(presets.LOT_TYPES)),
+                            metadata={"description": "For `bid_zero_unless`: the lots you still want to bid on."})
 
 
 @blp.route("", methods=["GET"])
@@ -117,9 +138,31 @@ def create_order(args):
     """
     rule = {"match": args["match"], "if": args["if_"], "unless": args["unless"], "answer": args["answer"],
             "reads_hand": args["reads_hand"]}
+    if args["during"] is not None:
+        rule["during"] = args["during"]
     order = service.create_order(session(), auth.require_user(), rule=rule, name=args["name"],
                                  game_id=args["game_id"], game_type=args["game_type"], enabled=args["enabled"],
                                  position=args["position"])
+    return _shown(order), 201, {"Location": url_for("standing_orders.get_order", order_id=order.id)}
+
+
+@blp.route("/presets", methods=["POST"])
+@blp.errors(403, 404)
+@blp.mutation
+@blp.arguments(PresetInSchema)
+@blp.response(201, StandingOrderSchema, headers={"Location": {"schema": {"type": "string"}}})
+def give_preset(args):
+    """Give a ready-made standing order for one game
+
+    The presets look only at what the whole table knows and answer with the decision's
+    default (pass, bid 0), so they answer at the same moment whatever you hold. Given from
+    an open decision (`decision_id`) that the new order matches, that decision is answered
+    at once. 409 `decision_closed` when that decision is no longer open.
+    """
+    user = auth.require_user()
+    order = presets.give(session(), config(), user, args["game_id"], args["preset"],
+                         decision_id=args["decision_id"], lot_types=args["lot_types"],
+                         language=i18n.language_or_default(user.language))
     return _shown(order), 201, {"Location": url_for("standing_orders.get_order", order_id=order.id)}
 
 
@@ -151,6 +194,9 @@ def update_order(args, order_id: int):
                 "unless": args.get("unless", current.get("unless", [])),
                 "answer": args.get("answer", current.get("answer")),
                 "reads_hand": args.get("reads_hand", bool(current.get("reads_hand")))}
+        during = args.get("during", current.get("during"))
+        if during is not None:
+            rule["during"] = during
     order = service.update_order(session(), user, order_id, rule=rule, name=args.get("name"),
                                  enabled=args.get("enabled"), position=args.get("position"))
     return _shown(order)
@@ -172,7 +218,7 @@ def _shown(order) -> dict:
         "id": order.id, "name": order.name, "game_id": order.game_id, "game_type": order.game_type,
         "enabled": order.enabled, "position": order.position, "match": rule.get("match", {}),
         "if_": rule.get("if", []), "unless": rule.get("unless", []), "answer": rule.get("answer", []),
-        "reads_hand": bool(rule.get("reads_hand")),
+        "reads_hand": bool(rule.get("reads_hand")), "during": rule.get("during"),
         "uses": order.uses, "last_used_at": order.last_used_at, "last_used_game_id": order.last_used_game_id,
         "created_at": order.created_at, "updated_at": order.updated_at,
     }

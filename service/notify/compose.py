@@ -17,6 +17,7 @@ mail can only ever mean that message.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Optional, Sequence
@@ -26,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from service.identity.settings import preferences_for
 from service.notify import action_links, talk
+from service.play import presets
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, OpenDecision, Seat, User
 from service.words import i18n, telling
@@ -33,6 +35,12 @@ from service.words.seat_marks import seat_letter
 
 #: At most this many events are listed per game (the latest), then "and N more".
 MAX_EVENT_LINES = 15
+#: Words for a decision's named answers (``engine.spartacus.arena.plan.PRESETS``).
+ANSWER_LABELS = {
+    "close": i18n.N_("Fight plan: close in and strike"),
+    "keep_distance": i18n.N_("Fight plan: keep your distance"),
+    "blow_by_blow": i18n.N_("No plan: ask me every question of the fight"),
+}
 
 
 @dataclass
@@ -199,13 +207,20 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
         links = action_links.decision_links(config, game_id=game.id, seat=seat_no, user_id=user.id,
                                             decision=decision, deadline=current.deadline_at, now=now)
         cards = decision.get("cards") or {}
+        named = {_command_key(a["command"]): a["key"] for a in decision.get("answers") or ()}
+        orders = action_links.order_links(config, game_id=game.id, seat=seat_no, user_id=user.id, decision=decision,
+                                          deadline=current.deadline_at, now=now)
         asked.append({
             "prompt": telling.decision_prompt(lang, decision, game.game_type, names),
             "deadline": i18n.format_moment(current.deadline_at, lang, tz) if current.deadline_at else "",
             "paused": current.deadline_at is None and current.paused_remaining_s is not None,
-            "default_label": telling.command_label(lang, decision["default"], cards, game.game_type, names) if decision.get("default") else "",
-            "buttons": [{"label": telling.command_label(lang, command, cards, game.game_type, names), "url": url}
+            "default_label": telling.command_label(lang, decision["default"], cards, game.game_type, names)
+            if decision.get("default") and decision.get("mode") != "free" else "",
+            "buttons": [{"label": _(ANSWER_LABELS[named[_command_key(command)]])
+                         if named.get(_command_key(command)) in ANSWER_LABELS
+                         else telling.command_label(lang, command, cards, game.game_type, names), "url": url}
                         for command, url in links["buttons"]],
+            "orders": [{"label": _(presets.NAMES[key]), "url": url} for key, url in orders],
             "choose_url": links["choose_url"],
             "reminder": row.kind == "reminder",
         })
@@ -242,6 +257,10 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
         "invitation": invitation, "outcome": outcome_text, "declined": declined, "return_url": return_url,
         "talk": talk_lines,
     }
+
+
+def _command_key(command: Mapping[str, Any]) -> str:
+    return json.dumps({"type": command.get("type"), "args": command.get("args") or {}}, sort_keys=True)
 
 
 def _talk_entry(config: Config, user: User, lang: str, tz: str, game: Game, message: Mapping[str, Any]) -> dict:

@@ -32,8 +32,9 @@ scaled to the game's clock.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -42,6 +43,7 @@ from engine.core.game import Rules
 from engine.core.types import Event
 from service.identity.settings import Preferences, preferences_for
 from service.play import meta_events
+from service.play.standing_orders import phase_key
 from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, OpenDecision, Seat, StoredEvent, User, utcnow
@@ -160,8 +162,13 @@ def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
 
 
 def decision_payload(decision_json: Mapping[str, Any], names: Mapping[str, str],
-                     deadline: Optional[dt.datetime]) -> dict:
-    """What a mail needs of one decision (from ``Decision.to_json()`` for its seat)."""
+                     deadline: Optional[dt.datetime], presets: Optional[Mapping[str, Any]] = None) -> dict:
+    """What a mail needs of one decision (from ``Decision.to_json()`` for its seat).
+
+    ``answers`` are the named answers a decision offers in its context (``presets``: a fight
+    plan's "close in", "keep distance", "blow by blow"), buttons where the whole form is too
+    much; ``presets`` the standing orders the mail offers under it
+    (:func:`service.play.presets.presets_for`, with what the decision was)."""
     referenced = set()
     for option in decision_json.get("options") or ():
         for key in ("card", "push"):
@@ -179,6 +186,10 @@ def decision_payload(decision_json: Mapping[str, Any], names: Mapping[str, str],
         "default": decision_json.get("default"),
         "deadline_at": deadline.isoformat() if deadline else None,
         "cards": {k: v for k, v in names.items() if k in referenced},
+        "answers": [{"key": key, "command": {"type": decision_json.get("command_type"), "args": dict(args)}}
+                    for key, args in ((decision_json.get("context") or {}).get("presets") or {}).items()
+                    if isinstance(args, Mapping)],
+        "presets": dict(presets) if presets else None,
     }
 
 
@@ -202,9 +213,9 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
     if not humans or not appended:
         return
     now = utcnow()
-    new_keys = {(r.decision_id, r.seat): r for r in session.scalars(
-        select(OpenDecision).where(OpenDecision.game_id == game.id, OpenDecision.opened_version == game.version,
-                                   OpenDecision.mode != "free"))}
+    opened = {(r.decision_id, r.seat): r for r in session.scalars(
+        select(OpenDecision).where(OpenDecision.game_id == game.id, OpenDecision.opened_version == game.version))}
+    new_keys = {key: r for key, r in opened.items() if r.mode != "free"}
     first_seq, last_seq = appended[0][0], appended[-1][0]
     actors = set(session.scalars(select(StoredEvent.actor_user_id).where(
         StoredEvent.game_id == game.id, StoredEvent.seq >= first_seq, StoredEvent.seq <= last_seq,
@@ -215,6 +226,7 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
     names = seat_names(session, seats)
     finished = game.status == "finished"
     pending = rules.pending(state) if not finished else None
+    phase = functools.cache(lambda: phase_key(rules, state))
     written: set[int] = set()
     for seat in humans:
         user = users.get(seat.user_id)
@@ -236,14 +248,32 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
                                    "events": events, "version": game.version}
         if mine:
             view_names = card_names(rules.view(state, seat.seat))
-            payload["decisions"] = [decision_payload(d.to_json(), view_names, new_keys[(d.id, seat.seat)].deadline_at)
-                                    for d in mine]
+            # A free action with named answers that opened with them (the fight plan with
+            # the invitation to the games) rides along, so the mail can set it too.
+            along = [d for d in pending.for_seat(seat.seat)
+                     if d.mode == "free" and (d.id, seat.seat) in opened and d.context.get("presets")]
+            payload["decisions"] = [decision_payload(d.to_json(), view_names, opened[(d.id, seat.seat)].deadline_at,
+                                                     _presets_offered(d, phase))
+                                    for d in [*mine, *along]]
         if finished:
             payload["outcome"] = game.outcome
         if _write(session, config, user, prefs[user.id], last.get(user.id), game.id, seat.seat, kind, urgent,
                   payload, now):
             written.add(user.id)
     dispatch.remember_users(session, config, written)
+
+
+def _presets_offered(decision: Any, phase: Callable[[], Optional[dict]]) -> Optional[dict]:
+    """The standing-order presets a mail offers under ``decision``, with what it was and
+    the game's public round and phase (``phase()``)."""
+    from service.play import presets
+
+    keys = [k for k in presets.presets_for(decision.mode, decision.prompt_key) if k in presets.WINDOW_PRESETS
+            and (k != "pass_this_phase" or phase() is not None)]
+    if not keys:
+        return None
+    return {"keys": keys, "like": presets.like_of(decision),
+            "phase": phase() if "pass_this_phase" in keys else None}
 
 
 def _json_names(names: Mapping[int, str]) -> dict[str, str]:

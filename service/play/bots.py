@@ -24,6 +24,7 @@ from engine.core.chance import ChanceRequest, RESOLVE_CHANCE, draw_outcome
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules, forced_answer
 from engine.core.types import Command, Decision, Event, SYSTEM_SEAT
+from service.play.standing_orders import phase_key
 from service.play.store import step_as_stored
 
 if TYPE_CHECKING:
@@ -95,7 +96,8 @@ def autoplay(
                 state, made = step_as_stored(rules, state, forced[1])
                 events.extend(made)
                 continue
-            ordered = _standing_answer(standing, pending.blocking, bot_seats) if standing is not None else None
+            ordered = _standing_answer(standing, pending.blocking, bot_seats, _phase_of(rules, state)) \
+                if standing is not None else None
             if ordered is not None and (not owed or ordered[0].order <= min(d.order for d in owed)):
                 decision, command, order_id = ordered
                 try:
@@ -129,11 +131,24 @@ def _forced(blocking: Sequence[Decision], open_decisions: Sequence[Decision],
     return None
 
 
-def _standing_answer(standing: "StandingBook", blocking: Sequence[Decision],
-                     bot_seats: frozenset[int]) -> Optional[tuple[Decision, Command, int]]:
+def _phase_of(rules: Rules, state: Any) -> Callable[[], Optional[dict]]:
+    """The game's public round and phase, worked out once and only if an order asks."""
+    known: list = []
+
+    def phase() -> Optional[dict]:
+        if not known:
+            known.append(phase_key(rules, state))
+        return known[0]
+
+    return phase
+
+
+def _standing_answer(standing: "StandingBook", blocking: Sequence[Decision], bot_seats: frozenset[int],
+                     phase: Optional[Callable[[], Optional[dict]]] = None
+                     ) -> Optional[tuple[Decision, Command, int]]:
     """The first human decision (in ``order``) that a standing order answers."""
     for decision in sorted((d for d in blocking if d.seat not in bot_seats), key=lambda d: d.order):
-        found = standing.answer(decision)
+        found = standing.answer(decision, phase)
         if found is not None:
             return decision, found[0], found[1]
     return None

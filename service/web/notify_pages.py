@@ -22,7 +22,7 @@ from flask_babel import Babel
 from sqlalchemy.exc import SQLAlchemyError
 
 from service.identity import auth, settings
-from service.notify import action_links, notifications
+from service.notify import action_links, compose, notifications
 from service.play import absence
 from service.plumbing import clock, converters
 from service.plumbing.database import config as app_config, session as db_session
@@ -93,6 +93,9 @@ def _message(err: ServiceError) -> str:
 def _label(command: Optional[dict], decision: Optional[dict]) -> str:
     if not command:
         return ""
+    for key, args in (((decision or {}).get("context") or {}).get("presets") or {}).items():
+        if key in compose.ANSWER_LABELS and command.get("args") == args:
+            return i18n.gettext(_locale(), compose.ANSWER_LABELS[key])
     return telling.command_label(_locale(), command, _names(decision))
 
 
@@ -125,8 +128,9 @@ def act_confirm(token: str):
             fields = schema_forms.schema_fields(decision.get("schema") or {}, (decision.get("default") or {}).get("args") or {},
                                     _names(decision))
     s.rollback()
+    order = _order_words(link) if link.kind == "order" else None
     return render_template(
-        "notify/act_confirm.html", token=token, link=link, game=prepared.game, user=prepared.user,
+        "notify/act_confirm.html", token=token, link=link, game=prepared.game, user=prepared.user, order=order,
         decision=decision, prompt=telling.decision_prompt(_locale(), decision) if decision else "",
         deadline=i18n.format_moment(decision.get("deadline_at"), _locale(), prepared.user.timezone)
         if decision and decision.get("deadline_at") else "",
@@ -150,7 +154,16 @@ def act_submit(token: str):
         return _refused(err, link)
     _speak_as(prepared.user)
     return render_template("notify/act_done.html", link=link, game=prepared.game,
-                           label=_label(prepared.command, prepared.decision))
+                           label=_label(prepared.command, prepared.decision),
+                           order=_order_words(link) if link.kind == "order" else None)
+
+
+def _order_words(link) -> dict:
+    """What a standing-order link gives, in the visitor's words."""
+    from service.play import presets
+
+    return {"name": i18n.gettext(_locale(), presets.NAMES[link.answer], types=""),
+            "explained": i18n.gettext(_locale(), presets.EXPLAINED[link.answer])}
 
 
 def _chosen(session, link) -> Optional[dict]:

@@ -35,8 +35,8 @@ from werkzeug.datastructures import MultiDict
 from engine import registry
 from service.identity import auth
 from service.notify import action_links, talk
-from service.play import absence, deadlines, game_clock, games
-from service.plumbing import converters, mail
+from service.play import absence, deadlines, game_clock, games, presets, standing_orders
+from service.plumbing import clock, converters, mail
 from service.plumbing.database import config as app_config, session as db_session
 from service.plumbing.config import is_loopback_host
 from service.plumbing.db import Game, Seat
@@ -197,6 +197,26 @@ def game_act(game_id: str):
         moved = isinstance(err, (StaleVersion, LostRace))
         return _render_game(game_id, error=_page_message(err), status=err.status,
                             changed_since=version if moved else None)
+    _notify_committed_mail()
+    return redirect(url_for("pages.game_page", game_id=game_id), code=303)
+
+
+@bp.post("/games/<game_id>/standing-order")
+def game_standing_order(game_id: str):
+    """Give a standing-order preset (:mod:`service.play.presets`) from a decision of the
+    game page; it answers that decision at once when it matches."""
+    user = auth.current_user()
+    if user is None:
+        return _to_signin(url_for("pages.game_page", game_id=game_id))
+    s = db_session()
+    try:
+        presets.give(s, app_config(), user, game_id, request.form.get("preset", ""),
+                     decision_id=request.form.get("decision_id") or None,
+                     lot_types=request.form.getlist("lot_types"), language=_language())
+        s.commit()
+    except ServiceError as err:
+        s.rollback()
+        return _render_game(game_id, error=_page_message(err), status=err.status)
     _notify_committed_mail()
     return redirect(url_for("pages.game_page", game_id=game_id), code=303)
 
@@ -441,7 +461,8 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
         drawing=drawing,
         outcome=_outcome(view.get("outcome") or board.get("outcome"), seat_names, game, language),
         seat_names=seat_names,
-        decisions=[_decision_form(d, game, names, seat_names, language, zone, _card_prices(board))
+        decisions=[_decision_form(d, game, names, seat_names, language, zone, _card_prices(board),
+                                  phased=standing_orders.phase_in(board) is not None)
                    for d in decisions],
         error=error,
         changes=changes,
@@ -664,7 +685,7 @@ def _with_price(label: str, price: Optional[int]) -> str:
 
 def _decision_form(decision: Mapping[str, Any], game: Any, card_names: Mapping[str, str],
                    seat_names: Mapping[int, str], language: str, zone: str,
-                   card_prices: Optional[Mapping[str, int]] = None) -> dict:
+                   card_prices: Optional[Mapping[str, int]] = None, phased: bool = False) -> dict:
     """What the template needs to draw one decision, in ``language``: the question, its
     deadline in the player's zone and the default, then buttons or fields.  An option
     the game marks irreversible (``CONFIRM``) goes through the confirm page."""
@@ -681,6 +702,9 @@ def _decision_form(decision: Mapping[str, Any], game: Any, card_names: Mapping[s
         "context": _context(decision.get("context") or {}, game, card_names, language),
         "default_label": telling.command_label(language, default, card_names, game, seat_names) if default else "",
         "free": decision.get("mode") == "free",
+        "presets": [{"key": key, "label": i18n.gettext(language, presets.NAMES[key], types="…")}
+                    for key in presets.presets_for(decision.get("mode"), decision.get("prompt_key"))
+                    if phased or key != "pass_this_phase"],
     }
     if options is not None:
         out["options"] = _grouped([
