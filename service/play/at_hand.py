@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Mapping, Optional
 
-from sqlalchemy import and_, exists, func, or_, select
+from sqlalchemy import Select, and_, bindparam, exists, func, or_, select
 from sqlalchemy.orm import Session
 
 from service.plumbing.db import (
@@ -54,9 +55,9 @@ class AtHand:
     webhooks: bool = False
 
 
-def load(session: Session, game_id: str) -> Optional[AtHand]:
-    """The game ``game_id`` and what a change to it needs (see the module); ``None`` if
-    there is no such game."""
+@lru_cache(maxsize=1)
+def _query() -> Select:
+    """The statement of :func:`load`, built once (building it costs more than running it)."""
     last_mailed = (select(func.max(Notification.done_at))
                    .where(Notification.user_id == Seat.user_id, Notification.status == "mailed")
                    .scalar_subquery())
@@ -72,7 +73,7 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
         or_(WebhookEndpoint.game_id == Game.id,
             WebhookEndpoint.game_id.is_(None) & (WebhookEndpoint.user_id == Seat.user_id)),
     )
-    query = (
+    return (
         select(Game, GameClock, Seat, User, NotificationPreference, GameNotificationPreference,
                last_mailed, orders, hooks)
         .select_from(Game)
@@ -82,14 +83,20 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
         .outerjoin(NotificationPreference, NotificationPreference.user_id == Seat.user_id)
         .outerjoin(GameNotificationPreference, and_(GameNotificationPreference.user_id == Seat.user_id,
                                                     GameNotificationPreference.game_id == Game.id))
-        .where(Game.id == game_id)
+        .where(Game.id == bindparam("game_id"))
         .order_by(Seat.seat)
     )
+
+
+def load(session: Session, game_id: str) -> Optional[AtHand]:
+    """The game ``game_id`` and what a change to it needs (see the module); ``None`` if
+    there is no such game."""
     game: Optional[Game] = None
     seats: list[Seat] = []
     mailed: dict[int, dt.datetime] = {}
     standing = webhooks = False
-    for game, clock, seat, user, prefs, game_prefs, last, has_orders, has_hooks in session.execute(query):
+    rows = session.execute(_query(), {"game_id": game_id})
+    for game, clock, seat, user, prefs, game_prefs, last, has_orders, has_hooks in rows:
         seats.append(seat)
         if clock is None:
             hold_absent(session, GameClock, game.id)
