@@ -42,11 +42,11 @@ from sqlalchemy.orm import Session
 from engine.core.game import Rules
 from engine.core.types import Event
 from service.identity.settings import Preferences, preferences_for
-from service.play import meta_events
+from service.play import fanout, meta_events
 from service.play.standing_orders import phase_key
 from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
-from service.plumbing.db import Game, Notification, OpenDecision, Seat, StoredEvent, User, utcnow
+from service.plumbing.db import Game, Notification, Seat, User, utcnow
 from service.plumbing.rows import get_rows
 from service.words.seat_marks import seat_letter
 
@@ -148,8 +148,7 @@ def card_names(view: Any) -> dict[str, str]:
 def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
     """What players are called in mail: display name, else the address's local part, with
     the seat's letter as the boards draw it (``Ann (A)``, ``Bot B``)."""
-    ids = [s.user_id for s in seats if s.user_id is not None]
-    users = {u.id: u for u in session.scalars(select(User).where(User.id.in_(ids)))} if ids else {}
+    users = get_rows(session, User, [s.user_id for s in seats if s.user_id is not None])
     out = {}
     for s in seats:
         if s.is_bot:
@@ -202,7 +201,7 @@ def visible_event(rules: Rules, seq: int, event: Event, viewer: Optional[int]) -
 
 
 def on_append(session: Session, config: Config, game: Game, rules: Rules, state: Any,
-              appended: Sequence[tuple[int, Event]], seats: Sequence[Seat]) -> None:
+              appended: Sequence[tuple[int, Event]], seats: Sequence[Seat], change: fanout.Change) -> None:
     """The fan-out listener: a notification row per human player who should hear of this.
 
     A player who has new decisions gets ``your_turn`` (urgent); when the game ended,
@@ -213,16 +212,12 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
     if not humans or not appended:
         return
     now = utcnow()
-    opened = {(r.decision_id, r.seat): r for r in session.scalars(
-        select(OpenDecision).where(OpenDecision.game_id == game.id, OpenDecision.opened_version == game.version))}
-    new_keys = {key: r for key, r in opened.items() if r.mode != "free"}
-    first_seq, last_seq = appended[0][0], appended[-1][0]
-    actors = set(session.scalars(select(StoredEvent.actor_user_id).where(
-        StoredEvent.game_id == game.id, StoredEvent.seq >= first_seq, StoredEvent.seq <= last_seq,
-        StoredEvent.actor_user_id.is_not(None))))
+    opened = {(o.decision_id, o.seat): o for o in change.opened}
+    new_keys = {key: o for key, o in opened.items() if o.mode != "free"}
+    actors = change.actors
     users = get_rows(session, User, [s.user_id for s in humans])
     prefs = preferences_for(session, list(users.values()), game.id)
-    last = _last_mailed(session, users)
+    last = change.last_mailed if change.last_mailed is not None else _last_mailed(session, users)
     names = seat_names(session, seats)
     finished = game.status == "finished"
     pending = rules.pending(state) if not finished else None

@@ -23,7 +23,9 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, not_, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -33,10 +35,12 @@ from engine.core.chance import draw_outcome
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules
 from engine.core.types import Command, Decision, Event
-from service.play import absence, fanout, game_clock, meta_events, standing_orders, store
+from service.identity import settings
+from service.play import absence, at_hand, fanout, game_clock, meta_events, standing_orders, store
 from service.play.bots import autoplay
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
+from service.plumbing.rows import get_rows
 from service.words.seat_marks import seat_letter
 from service.plumbing.errors import (
     Conflict,
@@ -283,8 +287,10 @@ def submit_command(
         raise InvalidInput("command args must be a JSON object", code="invalid_command", details={"field": "args"})
     if expected_version is not None and type(expected_version) is not int:
         raise InvalidInput("expected_version must be an integer", details={"field": "expected_version"})
-    game = _get_game(session, game_id)
-    seats = _seats(session, game.id)
+    hand = at_hand.load(session, game_id) if isinstance(game_id, str) and _GAME_ID.match(game_id) else None
+    if hand is None:
+        raise NotFound("no such game", details={"game_id": str(game_id)[:64]})
+    game, seats = hand.game, hand.seats
     mine = _seat_of(seats, user)
     if mine is None:
         raise Forbidden("you hold no seat in this game", code="not_seated", details={"game_id": game.id})
@@ -307,7 +313,7 @@ def submit_command(
     rules = store.rules_of(game)
     state = store.load_state(session, game, rules=rules)
     command = Command(mine.seat, command_type, dict(args))
-    return _advance(session, config, game, rules, state, command, user.id, seats)
+    return _advance(session, config, game, rules, state, command, user.id, seats, hand=hand)
 
 
 def apply_default(session: Session, config: Config, game_id: str, decision_id: str, seat: int,
@@ -369,17 +375,20 @@ def _advance(
     command: Optional[Command],
     actor_user_id: Optional[int],
     seats: Sequence[Seat],
+    *,
+    hand: Optional[at_hand.AtHand] = None,
 ) -> SubmitResult:
     """Decide ``command`` (if any) on ``state`` (the game at ``game.version``), autoplay,
     append it all in one optimistic step and bring the game row and its open decisions
-    up to date."""
+    up to date.  ``hand`` is what :func:`service.play.at_hand.load` read beside the game,
+    when the caller loaded it that way; the listeners are then spared their reads."""
     made: list[Event] = []
     if command is not None:
         try:
             state, made = store.step_as_stored(rules, state, command)
         except RuleViolation as err:
             raise from_rule_violation(err) from err
-    book = standing_orders.book_for(session, game, seats)
+    book = standing_orders.book_for(session, game, seats) if hand is None or hand.standing_orders else None
     state, auto = autoplay(rules, state, {s.seat for s in seats if s.is_bot or s.bot_since is not None},
                            standing=book, level=config.bot_level, think_ms=config.bot_think_ms,
                            draw=injected_chance(config, game), generator=injected_bot_generator(config))
@@ -406,29 +415,36 @@ def _advance(
         game.status = "running"
     if book is not None and book.attributions:
         book.record_uses(session, game.id)
-    deadlines = refresh_open_decisions(session, game, rules, state, seats=seats)
-    fanout.after_append(session, config, game, rules, state, appended, seats)
+    deadlines, opened = refresh_open_decisions(session, game, rules, state, seats=seats)
+    change = fanout.Change(opened=opened, actors=frozenset(a for a in actors if a is not None),
+                           last_mailed=hand.last_mailed if hand is not None else None,
+                           webhooks=hand.webhooks if hand is not None else None)
+    fanout.after_append(session, config, game, rules, state, appended, seats, change)
     session.flush()
     return SubmitResult(version=game.version, events=appended, outcome=game.outcome, game=game, rules=rules,
                         state=state, seats=seats, deadlines=deadlines, at=game.updated_at)
 
 
 def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: Any, *,
-                           seats: Optional[Sequence[Seat]] = None,
-                           now: Optional[dt.datetime] = None) -> dict[tuple[str, int], Optional[dt.datetime]]:
+                           seats: Optional[Sequence[Seat]] = None, now: Optional[dt.datetime] = None,
+                           ) -> tuple[dict[tuple[str, int], Optional[dt.datetime]], list[fanout.Opened]]:
     """Make ``open_decisions`` list exactly the decisions open in ``state``; return the
-    deadline of each open row by ``(decision id, seat)``.
+    deadline of each open row by ``(decision id, seat)``, and the rows opened now.
 
     Decisions no longer open are deleted; new ones get ``opened_at = now``,
     ``opened_version`` and, unless they are free actions, the deadline of the game's
     clock policy (:func:`service.play.game_clock.deadline_of`; window answers run on the
-    window clock).  A decision still open
-    keeps its row, its opening time and its deadline (answering one part of a
+    window clock) with its reminder armed (the player's reminder lead).  A decision still
+    open keeps its row, its opening time and its deadline (answering one part of a
     simultaneous decision must not extend everybody else's clock), but its ``version``
     moves to the game's current one, because a deadline default is submitted against
     that version and would otherwise be refused as stale forever.  Bot seats never owe
     anything here: autoplay has answered their blocking decisions and they ignore free
     ones.
+
+    Two statements whatever changed: a ``DELETE`` of the rows no longer wanted, and one
+    ``INSERT ... ON CONFLICT DO UPDATE`` of the wanted ones that returns every row, new
+    or kept (a kept row still carries the version it was first opened at).
     """
     now = now or utcnow()
     seats = seats if seats is not None else _seats(session, game.id)
@@ -439,30 +455,45 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
             row = by_seat.get(d.seat)
             if row is None or not row.is_bot:
                 wanted[(d.id, d.seat)] = d
-    deadlines: dict[tuple[str, int], Optional[dt.datetime]] = {}
-    for row in session.scalars(select(OpenDecision).where(OpenDecision.game_id == game.id)):
-        if wanted.pop((row.decision_id, row.seat), None) is None:
-            session.delete(row)
-        else:
-            row.version = game.version
-            deadlines[(row.decision_id, row.seat)] = row.deadline_at
-    policy = game_clock.policy_for(session, game) if wanted else None
+    table = OpenDecision.__table__
+    gone = table.delete().where(table.c.game_id == game.id)
+    if wanted:
+        gone = gone.where(not_(or_(*(and_(table.c.decision_id == decision_id, table.c.seat == seat)
+                                     for decision_id, seat in wanted))))
+    session.execute(gone)
+    if not wanted:
+        return {}, []
+    policy = game_clock.policy_for(session, game)
+    holders = {seat: by_seat[seat].user_id if seat in by_seat else None for _id, seat in wanted}
+    users = get_rows(session, User, [u for u in holders.values() if u is not None])
+    prefs = settings.preferences_for(session, list(users.values()), game.id)
+    values = []
     for (decision_id, seat), d in wanted.items():
-        holder = by_seat.get(seat)
+        user_id = holders[seat]
         deadline = None if d.mode == "free" else game_clock.deadline_of(policy, d.mode, now)
-        deadlines[(decision_id, seat)] = deadline
-        session.add(OpenDecision(
-            game_id=game.id,
-            decision_id=decision_id,
-            seat=seat,
-            user_id=holder.user_id if holder is not None else None,
-            mode=d.mode,
-            version=game.version,
-            opened_version=game.version,
-            opened_at=now,
-            deadline_at=deadline,
-        ))
-    return deadlines
+        lead = prefs[user_id].reminder_lead_hours if user_id in prefs else None
+        values.append({"game_id": game.id, "decision_id": decision_id, "seat": seat, "user_id": user_id,
+                       "mode": d.mode, "version": game.version, "opened_version": game.version, "opened_at": now,
+                       "deadline_at": deadline,
+                       "remind_at": game_clock.reminder_at(policy, d.mode, deadline, lead, now)})
+    dialect = session.get_bind(OpenDecision.__mapper__).dialect.name
+    upsert = (pg_insert if dialect == "postgresql" else sqlite_insert)(table).values(values)
+    upsert = upsert.on_conflict_do_update(
+        index_elements=["game_id", "decision_id", "seat"], set_={"version": upsert.excluded.version},
+    ).returning(table.c.id, table.c.decision_id, table.c.seat, table.c.opened_version, table.c.deadline_at)
+    written = {(v["decision_id"], v["seat"]): v for v in values}
+    deadlines: dict[tuple[str, int], Optional[dt.datetime]] = {}
+    opened: list[fanout.Opened] = []
+    for row_id, decision_id, seat, opened_version, deadline_at in session.execute(upsert):
+        if opened_version == game.version:
+            mine = written[(decision_id, seat)]
+            deadlines[(decision_id, seat)] = mine["deadline_at"]
+            opened.append(fanout.Opened(id=row_id, decision_id=decision_id, seat=seat, user_id=mine["user_id"],
+                                        mode=mine["mode"], deadline_at=mine["deadline_at"]))
+        else:
+            deadlines[(decision_id, seat)] = deadline_at
+    opened.sort(key=lambda o: o.id)
+    return deadlines, opened
 
 
 # ---------------------------------------------------------------- reading

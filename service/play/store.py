@@ -162,7 +162,9 @@ def append(
             for (seq, e), actor in zip(appended, actors)
         ]
         try:
-            session.execute(insert(StoredEvent), rows)
+            # One executemany for the whole batch: without render_nulls the ORM splits
+            # it by which columns are null (the player's event, then the bots').
+            session.execute(insert(StoredEvent).execution_options(render_nulls=True), rows)
         except IntegrityError as err:
             raise LostRace(
                 "this game's events were written concurrently; reload it and try again",

@@ -36,7 +36,7 @@ from engine import registry
 from service.identity import auth
 from service.notify import action_links, talk
 from service.play import absence, deadlines, game_clock, games, presets, standing_orders
-from service.plumbing import clock, converters, mail
+from service.plumbing import converters, mail
 from service.plumbing.database import config as app_config, session as db_session
 from service.plumbing.config import is_loopback_host
 from service.plumbing.db import Game, Seat
