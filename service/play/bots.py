@@ -25,6 +25,7 @@ from engine.core.errors import RuleViolation
 from engine.core.game import Rules, forced_answer
 from engine.core.types import Command, Decision, Event, SYSTEM_SEAT
 from service.play.store import step_as_stored
+from service.plumbing.clock import DEFAULTS_ONLY
 
 if TYPE_CHECKING:
     from service.play.standing_orders import StandingBook
@@ -58,11 +59,13 @@ def bot_command(rules: Rules, state: Any, decision: Decision, *, level: str = bo
 def autoplay(
     rules: Rules, state: Any, bot_seats: Collection[int], *, max_steps: int = MAX_AUTOPLAY_STEPS,
     standing: Optional["StandingBook"] = None, level: str = bots.DEFAULT_LEVEL, think_ms: int = 1000,
-    draw: Optional[Callable[[ChanceRequest], Mapping]] = None,
+    draw: Optional[Callable[[ChanceRequest], Mapping]] = None, levels: Optional[Mapping[int, str]] = None,
 ) -> tuple[Any, list[Event]]:
     """Resolve chance and answer bot seats until only humans owe an answer or the game ends.
 
-    Bots play at ``level``, each answer within ``think_ms`` of wall time.  A bot's answer
+    A bot seat plays at its level in ``levels`` (``level`` for a seat not in it), each
+    answer within ``think_ms`` of wall time; a seat at :data:`DEFAULTS_ONLY` answers every
+    decision with its default, as its deadline would.  A bot's answer
     that the rules refuse (a schema sample can be legal in shape but not in the game) is
     replaced by the decision's default, which is always legal.  Free
     actions never block anyone, so bots leave them alone.  Returns the state and the
@@ -107,11 +110,15 @@ def autoplay(
             if not owed:
                 return state, events
             decision = min(owed, key=lambda d: d.order)
-            try:
-                command = bot_command(rules, state, decision, level=level, think_ms=think_ms)
-                state, made = step_as_stored(rules, state, command)
-            except RuleViolation:
+            seat_level = levels.get(decision.seat, level) if levels is not None else level
+            if seat_level == DEFAULTS_ONLY:
                 state, made = step_as_stored(rules, state, decision.default)
+            else:
+                try:
+                    command = bot_command(rules, state, decision, level=seat_level, think_ms=think_ms)
+                    state, made = step_as_stored(rules, state, command)
+                except RuleViolation:
+                    state, made = step_as_stored(rules, state, decision.default)
         events.extend(made)
     raise AutoplayRunaway(f"{rules.name}: still resolving chance or bot moves after {max_steps} steps")
 

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import registry
+from engine.core import bots as engine_bots
 from engine.core import schema as schema_mod
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules
@@ -90,6 +91,7 @@ def create_game(
     seats: int,
     invites: Sequence[str] = (),
     bot_seats: Sequence[int] = (),
+    bot_levels: Optional[Mapping[Any, Any]] = None,
     creator_seat: Optional[int] = 0,
     clock_hours: Optional[int] = None,
     title: str = "",
@@ -99,7 +101,11 @@ def create_game(
 
     Invited emails take the seats that are neither the creator's nor bots', lowest
     first; seats beyond the invitations stay open for anyone with the game's id.
-    ``creator_seat=None`` lets the creator set up a game they do not play.  Everything is
+    ``creator_seat=None`` lets the creator set up a game they do not play.  ``bot_levels``
+    gives a bot seat its level (seat number, or its digits, to a level of
+    :data:`engine.core.bots.LEVELS`); a bot seat without one, and the stand-in for an
+    absent player unless ``clock`` names ``stand_in``, play at the operator's
+    ``CAPUA_BOT_LEVEL`` as it is now.  Everything is
     validated before anything is written, so a refused request changes nothing; each
     refusal is an :class:`InvalidInput` naming the ``field``.
     """
@@ -108,6 +114,7 @@ def create_game(
     seat_count = _checked_seat_count(rules, options, seats)
     creator_seat = _checked_creator_seat(creator_seat, seat_count)
     bots = _checked_bot_seats(bot_seats, seat_count, creator_seat)
+    levels = _checked_bot_levels(bot_levels, bots, config.bot_level)
     invited = _checked_invites(invites, creator)
     free = [s for s in range(seat_count) if s != creator_seat and s not in bots]
     if len(invited) > len(free):
@@ -121,6 +128,7 @@ def create_game(
         raise InvalidInput("clock_hours and clock.hours differ; give one of them", code="invalid_clock",
                            details={"field": "clock"})
     hours, clock_fields = game_clock.checked_clock(clock, hours)
+    clock_fields["stand_in"] = clock_fields["stand_in"] or config.bot_level
     title = _checked_title(title, rules)
     if creator.id is None:  # a user created in this same transaction
         session.add(creator)
@@ -150,6 +158,7 @@ def create_game(
             user_id=creator.id if n == creator_seat else None,
             invited_email=invitation.get(n),
             is_bot=n in bots,
+            bot_level=levels.get(n),
             joined_at=now if n == creator_seat else None,
         )
         for n in range(seat_count)
@@ -343,7 +352,7 @@ def _advance(
     book = standing_orders.book_for(session, game, seats)
     state, auto = autoplay(rules, state, {s.seat for s in seats if s.is_bot or s.bot_since is not None},
                            standing=book, level=config.bot_level, think_ms=config.bot_think_ms,
-                           draw=injected_chance(config, game))
+                           draw=injected_chance(config, game), levels=bot_levels(session, config, game, seats))
     actors: list[Optional[int]] = [actor_user_id] * len(made) + [None] * len(auto)
     for first, count, owner, _order in book.attributions if book is not None else ():
         # A standing order's answer is the player's own, given in advance.
@@ -372,6 +381,18 @@ def _advance(
     session.flush()
     return SubmitResult(version=game.version, events=appended, outcome=game.outcome, game=game, rules=rules,
                         state=state, seats=seats, deadlines=deadlines, at=game.updated_at)
+
+
+def bot_levels(session: Session, config: Config, game: Game, seats: Sequence[Seat]) -> dict[int, str]:
+    """How each seat the server plays is played: a bot seat at its level, an absent
+    player's seat as the game's ``stand_in`` says (a level or ``defaults``); a game from
+    before levels were chosen at the operator's ``CAPUA_BOT_LEVEL``."""
+    levels = {s.seat: s.bot_level or config.bot_level for s in seats if s.is_bot}
+    absent = [s.seat for s in seats if not s.is_bot and s.bot_since is not None]
+    if absent:
+        stand_in = game_clock.policy_for(session, game).stand_in or config.bot_level
+        levels.update((seat, stand_in) for seat in absent)
+    return levels
 
 
 def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: Any, *,
@@ -638,6 +659,7 @@ def _seat_summary(row: Seat, users: Mapping[int, User], viewer: Optional[User], 
         "seat": row.seat,
         "name": name,
         "is_bot": row.is_bot,
+        "bot_level": row.bot_level if row.is_bot else None,
         "invited": invited,
         "open": _is_open(row),
         "is_you": viewer is not None and row.user_id == viewer.id,
@@ -743,6 +765,26 @@ def _checked_bot_seats(bot_seats: Any, seat_count: int, creator_seat: Optional[i
         raise InvalidInput(f"seat {creator_seat} cannot be both yours and a bot's", code="invalid_seat",
                            details={"field": "bot_seats"})
     return frozenset(bots)
+
+
+def _checked_bot_levels(bot_levels: Any, bots: frozenset[int], default: str) -> dict[int, str]:
+    """The level of every bot seat: ``bot_levels``'s, else ``default``."""
+    if bot_levels is None:
+        bot_levels = {}
+    if not isinstance(bot_levels, Mapping):
+        raise InvalidInput("bot_levels must map bot seats to levels", code="invalid_bot_level",
+                           details={"field": "bot_levels"})
+    levels = {n: default for n in bots}
+    for key, level in bot_levels.items():
+        seat = key if type(key) is int else int(key) if isinstance(key, str) and key.isdigit() and len(key) < 4 else None
+        if seat not in bots:
+            raise InvalidInput(f"bot_levels names {str(key)[:8]!r}, which is not a bot seat", code="invalid_bot_level",
+                               details={"field": "bot_levels"})
+        if level not in engine_bots.LEVELS:
+            raise InvalidInput(f"a bot's level is one of {', '.join(engine_bots.LEVELS)}", code="invalid_bot_level",
+                               details={"field": "bot_levels", "seat": seat})
+        levels[seat] = level
+    return levels
 
 
 def _checked_invites(invites: Any, creator: User) -> list[str]:

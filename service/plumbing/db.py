@@ -136,6 +136,9 @@ class Seat(db.Model):
     user_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     invited_email: Mapped[Optional[str]] = mapped_column(String(320), nullable=True)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    # A bot seat's level (engine.core.bots.LEVELS), chosen at creation; null: the operator's
+    # CAPUA_BOT_LEVEL (seats from before levels were chosen).
+    bot_level: Mapped[Optional[str]] = mapped_column(String(16), nullable=True)
     joined_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
     # Absence (service.play.absence): deadlines this seat's player let pass in a row, and since
     # when the bot plays the seat for them (until they act again).
@@ -256,7 +259,10 @@ class GameClock(db.Model):
     ``weekend_pause`` stops the clock from Saturday 00:00 to Monday 00:00 in ``timezone``;
     after ``bot_after_missed`` deadlines missed in a row (0: never) the bot plays the seat;
     ``vacation`` lets players spend vacation days in this game; ``window_hours`` is the
-    time per window answer (null: a sixth of the time per decision, at least an hour).
+    time per window answer (null: a sixth of the time per decision, at least an hour);
+    ``stand_in`` is how the seat of an absent player is played: a bot level or
+    ``defaults`` (every decision gets its default at once; null: the operator's
+    ``CAPUA_BOT_LEVEL``).
     """
 
     __tablename__ = "game_clocks"
@@ -267,6 +273,7 @@ class GameClock(db.Model):
     bot_after_missed: Mapped[int] = mapped_column(Integer, default=2)
     vacation: Mapped[bool] = mapped_column(Boolean, default=True)
     window_hours: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    stand_in: Mapped[Optional[str]] = mapped_column(String(16), nullable=True)
     paused_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
     paused_by: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
 

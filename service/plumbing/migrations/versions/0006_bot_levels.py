@@ -1,0 +1,32 @@
+"""Bot levels chosen per game: ``seats.bot_level`` (a bot seat's level) and
+``game_clocks.stand_in`` (how an absent player's seat is played: a level or ``defaults``).
+Null in both is the operator's ``CAPUA_BOT_LEVEL``, which is what every existing game gets.
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-11-26
+"""
+
+from typing import Sequence, Union
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0006"
+down_revision: Union[str, Sequence[str], None] = "0005"
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(sa.Column("bot_level", sa.String(length=16), nullable=True))
+    with op.batch_alter_table("game_clocks") as batch:
+        batch.add_column(sa.Column("stand_in", sa.String(length=16), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("game_clocks") as batch:
+        batch.drop_column("stand_in")
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("bot_level")
