@@ -139,6 +139,8 @@ class GameSummarySchema(Schema):
     my_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "`null` when watching."})
     invited_seat = fields.Integer(allow_none=True, metadata={"description": "The seat you are invited to."})
     awaiting_seats = fields.List(fields.Integer(), required=True, metadata={"description": "Seats that owe an answer."})
+    bots_thinking = fields.Boolean(metadata={"description": "A bot owes an answer and is thinking it over in the "
+                                                            "worker; the game moves on when it answers."})
     my_open_decisions = fields.Integer(required=True)
     next_deadline = fields.DateTime(allow_none=True)
     my_next_deadline = fields.DateTime(allow_none=True)

@@ -33,7 +33,8 @@ from engine.core.errors import RuleViolation
 from engine.core.game import Rules
 from engine.core.types import Command, Event
 from service.play import absence, fanout, game_clock, meta_events, standing_orders, store
-from service.play.bots import autoplay
+from service.play.bots import autoplay, owed_by_bots
+from service.plumbing import dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.errors import (
@@ -317,6 +318,27 @@ def apply_default(session: Session, config: Config, game_id: str, decision_id: s
     return _advance(session, config, game, rules, state, decision.default, None, _seats(session, game.id))
 
 
+def play_owed_bot_answers(session: Session, config: Config, game_id: str, *,
+                          answers: int) -> Optional[SubmitResult]:
+    """Give up to ``answers`` answers the game's searching bots owe, paced, then what
+    follows them without thought (see :mod:`service.play.bot_turns`, the worker's).
+
+    Returns ``None``, changing nothing, when no bot owes anything (the game moved on or
+    ended, another worker was first); ``game.bots_due_at`` stays set while more is owed.
+    """
+    game = session.get(Game, game_id) if isinstance(game_id, str) and _GAME_ID.match(game_id) else None
+    if game is None or game.status != "running" or game.bots_due_at is None:
+        return None
+    rules = store.rules_of(game)
+    state = store.load_state(session, game, rules=rules)
+    seats = _seats(session, game.id)
+    if not owed_by_bots(rules, state, {s.seat for s in seats if s.is_bot or s.bot_since is not None}):
+        game.bots_due_at = None
+        return None
+    return _advance(session, config, game, rules, state, None, None, seats, search_answers=answers, paced=True,
+                    wake_worker=False)
+
+
 def injected_chance(config: Config, game: Game) -> Optional[Callable[[Any], Mapping[str, Any]]]:
     """The chance source a test injected (``create_app({"test_chance": fn, "TESTING": True})``,
     ``fn(game, request) -> outcome``), bound to ``game``; ``None`` (the CSPRNG) otherwise.
@@ -339,10 +361,19 @@ def _advance(
     command: Optional[Command],
     actor_user_id: Optional[int],
     seats: Sequence[Seat],
+    *,
+    search_answers: int = 0,
+    paced: bool = False,
+    wake_worker: bool = True,
 ) -> SubmitResult:
     """Decide ``command`` (if any) on ``state`` (the game at ``game.version``), autoplay,
     append it all in one optimistic step and bring the game row and its open decisions
-    up to date."""
+    up to date.
+
+    Searching bots give at most ``search_answers`` answers here (none in a request: the
+    worker gives them, :mod:`service.play.bot_turns`, ``paced``); when they still owe
+    one, ``game.bots_due_at`` says so and the worker is woken after the commit (unless
+    the worker itself is playing them, ``wake_worker=False``)."""
     made: list[Event] = []
     if command is not None:
         try:
@@ -350,9 +381,11 @@ def _advance(
         except RuleViolation as err:
             raise from_rule_violation(err) from err
     book = standing_orders.book_for(session, game, seats)
-    state, auto = autoplay(rules, state, {s.seat for s in seats if s.is_bot or s.bot_since is not None},
-                           standing=book, level=config.bot_level, think_ms=config.bot_think_ms,
-                           draw=injected_chance(config, game), levels=bot_levels(session, config, game, seats))
+    played_by_server = {s.seat for s in seats if s.is_bot or s.bot_since is not None}
+    state, auto = autoplay(rules, state, played_by_server, standing=book, level=config.bot_level,
+                           think_ms=config.bot_think_ms, draw=injected_chance(config, game),
+                           levels=bot_levels(session, config, game, seats), search_answers=search_answers,
+                           paced=paced)
     actors: list[Optional[int]] = [actor_user_id] * len(made) + [None] * len(auto)
     for first, count, owner, _order in book.attributions if book is not None else ():
         # A standing order's answer is the player's own, given in advance.
@@ -374,6 +407,12 @@ def _advance(
         game.outcome = outcome.to_json()
     else:
         game.status = "running"
+    if owed_by_bots(rules, state, played_by_server):
+        game.bots_due_at = utcnow()
+        if wake_worker:
+            dispatch.remember_bots(session, config, game.id)
+    else:
+        game.bots_due_at = None
     if book is not None and book.attributions:
         book.record_uses(session, game.id)
     deadlines = refresh_open_decisions(session, game, rules, state, seats=seats)
@@ -638,6 +677,7 @@ def _summaries(session: Session, games: Sequence[Game], user: Optional[User]) ->
             "invited_seat": next((r.seat for r in rows if r.user_id is None and email is not None
                                   and r.invited_email == email), None),
             "awaiting_seats": sorted({d.seat for d in blocking}),
+            "bots_thinking": game.status == "running" and game.bots_due_at is not None,
             "my_open_decisions": len(mine_blocking),
             "next_deadline": min((d.deadline_at for d in blocking if d.deadline_at), default=None),
             "my_next_deadline": min((d.deadline_at for d in mine_blocking if d.deadline_at), default=None),

@@ -123,6 +123,9 @@ class Game(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     outcome: Mapped[Optional[dict[str, Any]]] = mapped_column(nullable=True)
+    # When a searching bot was last found owing an answer: the worker gives it
+    # (service.play.bot_turns), never a request.  Null: no bot owes anything.
+    bots_due_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True, index=False)
 
 
 class Seat(db.Model):

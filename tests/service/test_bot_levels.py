@@ -8,7 +8,8 @@ from sqlalchemy import func, select
 
 from engine.core.game import step
 from engine.pax.rules import RULES
-from service.play import bots, games, store
+from service.play import bot_turns, bots, games, store
+from service.plumbing import dispatch
 from service.plumbing.config import load_config
 from service.plumbing.db import Game, GameClock, Seat, utcnow
 from service.plumbing.errors import InvalidInput
@@ -51,19 +52,22 @@ def asked(monkeypatch):
     the decision's default, so these tests stay quick whatever the level."""
     calls: list[tuple[int, str]] = []
 
-    def record(rules, state, decision, *, level, think_ms):
+    def record(rules, state, decision, *, level, think_ms, paced=False):
         calls.append((decision.seat, level))
         return decision.default
 
     monkeypatch.setattr(bots, "bot_command", record)
+    monkeypatch.setattr(dispatch, "bots_committed", lambda config, ids: None)  # the test plays them
     return calls
 
 
-def test_each_bot_seat_plays_at_the_level_chosen_for_it(session, config, make_user, asked):
+def test_each_bot_seat_plays_at_the_level_chosen_for_it(session, session_factory, config, make_user, asked):
     ann = make_user("ann")
     game = games.create_game(session, config, creator=ann, game_type="count", options={"target": 1_000}, seats=3,
                              bot_seats=[1, 2], bot_levels={"1": "hard"})
     session.commit()
+    assert asked == []  # a hard bot thinks in the worker (tests/service/test_bot_turns.py)
+    bot_turns.play(session_factory, config, game.id)
     # seat 2 named no level: the operator's (this configuration's: random)
     assert sorted(set(asked)) == [(1, "hard"), (2, config.bot_level)]
     rows = session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat)).all()
@@ -81,7 +85,7 @@ def test_a_level_for_no_bot_seat_or_no_level_is_refused(session, config, make_us
     assert session.scalar(select(func.count()).select_from(Game)) == 0
 
 
-def _absent_bob(session, config, make_user, clock):
+def _absent_bob(session, session_factory, config, make_user, clock):
     ann, bob = make_user("ann"), make_user("bob")
     game = games.create_game(session, config, creator=ann, game_type="count", options={"target": 1_000}, seats=2,
                              invites=["bob@example.org"], clock=clock)
@@ -91,19 +95,23 @@ def _absent_bob(session, config, make_user, clock):
     session.commit()
     games.submit_command(session, config, game.id, ann, command_type="add", args={"n": 1}, expected_version=None)
     session.commit()
+    bot_turns.play(session_factory, config, game.id)
+    session.expire_all()
     return game
 
 
 @pytest.mark.parametrize("stand_in, expected", [("hard", (1, "hard")), (None, (1, "random"))])
-def test_the_stand_in_plays_at_the_games_level(session, config, make_user, asked, stand_in, expected):
-    game = _absent_bob(session, config, make_user, {"stand_in": stand_in} if stand_in else None)
+def test_the_stand_in_plays_at_the_games_level(session, session_factory, config, make_user, asked, stand_in,
+                                               expected):
+    game = _absent_bob(session, session_factory, config, make_user, {"stand_in": stand_in} if stand_in else None)
     assert asked and set(asked) == {expected}  # Bob's additions, round 1 and the next
     assert session.get(GameClock, game.id).stand_in == (stand_in or config.bot_level)
     assert store.load_state(session, game).round == 2  # Bob's addition was made for him
 
 
-def test_a_defaults_only_stand_in_answers_with_the_deadline_defaults_and_no_bot(session, config, make_user, asked):
-    game = _absent_bob(session, config, make_user, {"stand_in": "defaults"})
+def test_a_defaults_only_stand_in_answers_with_the_deadline_defaults_and_no_bot(session, session_factory, config,
+                                                                              make_user, asked):
+    game = _absent_bob(session, session_factory, config, make_user, {"stand_in": "defaults"})
     assert asked == []
     assert store.load_state(session, game).round == 2
     chosen = [e.event.data for e in store.load_events(session, game.id) if e.event.type == "AmountChosen"]

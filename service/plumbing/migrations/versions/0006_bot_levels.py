@@ -1,6 +1,7 @@
 """Bot levels chosen per game: ``seats.bot_level`` (a bot seat's level) and
 ``game_clocks.stand_in`` (how an absent player's seat is played: a level or ``defaults``).
 Null in both is the operator's ``CAPUA_BOT_LEVEL``, which is what every existing game gets.
+``games.bots_due_at``: since when a searching bot owes an answer that the worker gives.
 
 Revision ID: 0006
 Revises: 0005
@@ -19,6 +20,8 @@ depends_on: Union[str, Sequence[str], None] = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("bots_due_at", sa.DateTime(timezone=True), nullable=True))
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("bot_level", sa.String(length=16), nullable=True))
     with op.batch_alter_table("game_clocks") as batch:
@@ -30,3 +33,5 @@ def downgrade() -> None:
         batch.drop_column("stand_in")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("bot_level")
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("bots_due_at")
