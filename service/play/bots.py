@@ -102,11 +102,13 @@ def autoplay(
     ``search_answers`` bounds the answers of searching bots (:data:`SEARCH_LEVELS`; ``None``:
     no bound): at the bound autoplay stops before the next one, and
     :func:`owed_by_bots` tells the caller that bots still owe answers.  ``paced`` paces
-    those answers (:func:`bot_command`).  A bot's answer
-    that the rules refuse (a schema sample can be legal in shape but not in the game) is
-    replaced by the decision's default, which is always legal.  Free
-    actions never block anyone, so bots leave them alone.  Returns the state and the
-    events made, in stored form.
+    those answers (:func:`bot_command`).  A bot's answer that the rules refuse (a schema
+    sample can be legal in shape but not in the game) is replaced by the decision's
+    default, which is always legal.  Returns the state and the events made, in stored form.
+
+    Free actions (gifts, offers) bots take none of their own, but they answer what is
+    offered to them at once, as their game's bot knowledge says (``free_answer``: a
+    Spartacus bot turns every trade down).
 
     A human's decision whose one legal answer anyone could work out from public
     information (:func:`engine.core.game.forced_answer`) is answered here at once: that
@@ -127,6 +129,11 @@ def autoplay(
         if pending.chance is not None:
             state, made = step_as_stored(rules, state, chance_command(pending.chance, draw))
         else:
+            free = _free_answer(rules, state, pending.decisions, bot_seats)
+            if free is not None:
+                state, made = step_as_stored(rules, state, free)
+                events.extend(made)
+                continue
             owed = [d for d in pending.blocking if d.seat in bot_seats]
             forced = _forced(pending.blocking, pending.decisions, bot_seats)
             if forced is not None and (not owed or forced[0].order <= min(d.order for d in owed)):
@@ -168,6 +175,21 @@ def autoplay(
 def owed_by_bots(rules: Rules, state: Any, bot_seats: Collection[int]) -> bool:
     """Whether one of ``bot_seats`` owes an answer that holds the game up."""
     return rules.outcome(state) is None and any(d.seat in bot_seats for d in rules.pending(state).blocking)
+
+
+def _free_answer(rules: Rules, state: Any, decisions: Sequence[Decision],
+                 bot_seats: frozenset[int]) -> Optional[Command]:
+    """The first free action a bot seat takes on what was offered to it, if any."""
+    knowledge = registry.bot_knowledge(rules.name)
+    answer = getattr(knowledge, "free_answer", None)
+    if answer is None:
+        return None
+    for decision in decisions:
+        if decision.seat in bot_seats and decision.mode == "free":
+            command = answer(state, decision)
+            if command is not None:
+                return command
+    return None
 
 
 def _forced(blocking: Sequence[Decision], open_decisions: Sequence[Decision],

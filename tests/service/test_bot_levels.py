@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from sqlalchemy import func, select
 
+from engine.core import bots as engine_bots
 from engine.core.game import step
 from engine.pax.rules import RULES
 from service.play import bot_turns, bots, games, store
@@ -125,3 +128,38 @@ def test_an_unknown_stand_in_is_refused(session, config, make_user):
         games.create_game(session, config, creator=make_user("ann"), game_type="count", options={}, seats=2,
                           bot_seats=[1], clock={"stand_in": "grandmaster"})
     assert refused.value.code == "invalid_clock" and "stand_in" in refused.value.details["fields"]
+
+
+# ------------------------------------------------------------- what is offered to a bot
+
+
+def _spartacus_market_with_a_trade_offered_to(seat: int):
+    """A seeded game of random Spartacus bots played to the first moment seat 0 may offer
+    ``seat`` a trade, and the state after seat 0 offered it."""
+    from engine.spartacus.game.rules import RULES as SPARTACUS
+
+    rng = random.Random(5)
+    state = SPARTACUS.initial_state(3, {})
+    for _ in range(5000):
+        pending = SPARTACUS.pending(state)
+        if pending.chance is not None:
+            state = step(SPARTACUS, state, bots.chance_command(pending.chance))[0]
+            continue
+        offer = next((d for d in pending.decisions if d.seat == 0 and d.command_type == "propose_trade"
+                      and seat in d.schema["properties"]["to"].get("enum", [])), None)
+        if offer is not None:
+            args = dict(offer.default.args)
+            if args["to"] == seat:
+                return SPARTACUS, step(SPARTACUS, state, offer.default)[0]
+        decision = min(pending.blocking, key=lambda d: d.order)
+        state = step(SPARTACUS, state, engine_bots.choose(decision, rng))[0]
+    raise AssertionError("no market with a trade for that seat")
+
+
+@pytest.mark.parametrize("level", ["random", "easy"])
+def test_a_bot_turns_down_a_trade_offered_to_it(level):
+    rules, state = _spartacus_market_with_a_trade_offered_to(1)
+    assert [o.to for o in state.market.offers] == [1]
+    after, events = bots.autoplay(rules, state, {1, 2}, level=level)
+    assert "TradeRejected" in [e.type for e in events]
+    assert "TradeAccepted" not in [e.type for e in events] and after.market.offers == ()
