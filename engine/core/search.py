@@ -24,7 +24,9 @@ A game supplies its knowledge as a :class:`Knowledge`:
 ``evaluate(state, seat)``
     how good an unfinished position is for ``seat``, as a share of a win in ``[0, 1]``.
 
-Optionally, for speed in rollouts: ``blocking(state)`` (the pending chance and blocking
+Optionally, ``reward(outcome, seat)``: what a finished game is worth to ``seat``, when the
+game's bot values some wins above others (default: :func:`outcome_share`); and, for speed
+in rollouts: ``blocking(state)`` (the pending chance and blocking
 decisions, leaving out free actions) and ``fold(state, command)`` (the state after a
 command answering a listed option, without the kernel's re-matching).
 
@@ -118,10 +120,11 @@ def rollout(rules: Rules, knowledge: Knowledge, state: Any, seat: int, rng: Any,
     played = 0
     pending_of = getattr(knowledge, "blocking", None) or rules.pending
     fold = getattr(knowledge, "fold", None)
+    reward = getattr(knowledge, "reward", None) or outcome_share
     while True:
         outcome = rules.outcome(state)
         if outcome is not None:
-            return outcome_share(outcome, seat)
+            return reward(outcome, seat)
         if depth and played >= depth:
             return knowledge.evaluate(state, seat)
         pending = pending_of(state)
