@@ -65,6 +65,8 @@ app.conf.update(
     beat_schedule={
         "sweep-mail": {"task": "worker.tasks.sweep_mail", "schedule": 60.0},
         "sweep-webhooks": {"task": "worker.tasks.sweep_webhooks", "schedule": 15.0},
+        # Games whose searching bots owe answers and lost their task.
+        "sweep-bots": {"task": "worker.tasks.sweep_bots", "schedule": 30.0},
         # Deadlines are applied within seconds of passing (plus a task at the deadline
         # itself for those near enough, see service.play.deadlines.ETA_HORIZON).
         "sweep-deadlines": {"task": "worker.tasks.sweep_deadlines", "schedule": DEADLINE_SWEEP_SECONDS},

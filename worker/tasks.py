@@ -19,7 +19,7 @@ from sqlalchemy.orm import sessionmaker
 
 from service import wiring
 from service.notify import mailing, reminders, webhook_delivery
-from service.play import deadlines
+from service.play import bot_turns, deadlines
 from service.plumbing import database, idempotency, mail
 from service.plumbing.config import Config, load_config
 from service.plumbing.db import utcnow
@@ -195,6 +195,29 @@ def apply_deadline(self, row_id: int) -> str:
     return outcome
 
 
+@task(name="worker.tasks.play_bots", acks_late=True, autoretry_for=(OperationalError,),
+      retry_backoff=1, retry_backoff_max=30, retry_jitter=True, max_retries=5)
+def play_bots(game_id: str) -> int:
+    """Give the answers the searching bots of ``game_id`` owe (paced), for at most half
+    the task time limit; a game still owing gets a new task."""
+    rt = runtime()
+    done = bot_turns.play(rt.sessions, rt.config, str(game_id), for_seconds=rt.config.task_time_limit_seconds / 2)
+    if bot_turns.still_due(rt.sessions, str(game_id)):
+        play_bots.apply_async((str(game_id),), queue=rt.config.celery_queue)
+    return done
+
+
+@task(name="worker.tasks.sweep_bots", acks_late=True)
+def sweep_bots() -> int:
+    """Beat: a task for every game whose bots owe answers and that no task has moved on
+    for longer than a task may run (its wake-up was lost, or its worker died)."""
+    rt = runtime()
+    due = bot_turns.due_game_ids(rt.sessions, stale_seconds=rt.config.task_time_limit_seconds * 2)
+    for game_id in due[:SWEEP_BATCH]:
+        play_bots.apply_async((game_id,), queue=rt.config.celery_queue)
+    return len(due)
+
+
 @task(name="worker.tasks.send_reminder", acks_late=True, autoretry_for=(OperationalError,),
           retry_backoff=2, retry_backoff_max=60, retry_jitter=True, max_retries=5)
 def send_reminder(row_id: int) -> bool:
@@ -238,3 +261,7 @@ class CeleryDispatch:
     def notifications(self, config: Config, user_ids: list[int], due: list) -> None:
         enqueue_compose(config, user_ids)
         enqueue_deadlines(config, due)
+
+    def bots(self, config: Config, game_ids: list[str]) -> None:
+        for game_id in game_ids:
+            play_bots.apply_async((game_id,), retry=True, retry_policy=_ENQUEUE_RETRY, queue=config.celery_queue)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from engine import registry
+from engine.core import bots
 from service.play.games import MAX_CLOCK_HOURS, MAX_EVENTS_PAGE
 
 #: Upper bound of versions, sequence numbers and ids taken from clients: a 63-bit column.
@@ -79,6 +80,12 @@ class CreateGameSchema(Schema):
                           metadata={"description": "Addresses invited to the human seats, in seat order."})
     bot_seats = fields.List(_strict_int(lo=0, hi=MAX_SEATS - 1), load_default=list,
                             validate=validate.Length(max=MAX_SEATS))
+    bot_levels = fields.Dict(keys=fields.String(validate=validate.Length(max=3)),
+                             values=fields.String(validate=validate.OneOf(bots.LEVELS)),
+                             load_default=dict, validate=validate.Length(max=MAX_SEATS),
+                             metadata={"description": "How well each bot seat plays, by seat number: "
+                                                      "`{\"1\": \"hard\"}`; `random`, `easy`, `normal` or `hard` "
+                                                      "(a bot seat not named: the server's `CAPUA_BOT_LEVEL`)."})
     my_seat = _strict_int(lo=0, hi=MAX_SEATS - 1, load_default=0, allow_none=True,
                           metadata={"description": "The creator's seat; `null` to only watch."})
     clock_hours = _strict_int(lo=1, hi=MAX_CLOCK_HOURS, load_default=None, allow_none=True,
@@ -89,6 +96,9 @@ class CreateGameSchema(Schema):
                                                  "of it, at least 1), "
                                                  "`time_of_day` (\"20:00\": deadlines fall then), `timezone`, "
                                                  "`weekend_pause`, `bot_after_missed` (default 2; 0 never), "
+                                                 "`stand_in` (who plays for an absent player: a bot level, "
+                                                 "or `defaults` for the deadline defaults only; default the "
+                                                 "server's `CAPUA_BOT_LEVEL`), "
                                                  "`vacation` (players may spend vacation days; default true)."})
     title = fields.String(load_default="", validate=validate.Length(max=120))
 
@@ -108,6 +118,7 @@ class SeatSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(allow_none=True, metadata={"description": "Display name; `null` for an empty seat."})
     is_bot = fields.Boolean(required=True)
+    bot_level = fields.String(allow_none=True, metadata={"description": "A bot seat's level; `null` otherwise."})
     invited = fields.Boolean(required=True, metadata={"description": "Reserved for an invited address."})
     open = fields.Boolean(required=True, metadata={"description": "Anyone may join into it."})
     is_you = fields.Boolean(required=True)
@@ -128,6 +139,8 @@ class GameSummarySchema(Schema):
     my_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "`null` when watching."})
     invited_seat = fields.Integer(allow_none=True, metadata={"description": "The seat you are invited to."})
     awaiting_seats = fields.List(fields.Integer(), required=True, metadata={"description": "Seats that owe an answer."})
+    bots_thinking = fields.Boolean(metadata={"description": "A bot owes an answer and is thinking it over in the "
+                                                            "worker; the game moves on when it answers."})
     my_open_decisions = fields.Integer(required=True)
     next_deadline = fields.DateTime(allow_none=True)
     my_next_deadline = fields.DateTime(allow_none=True)

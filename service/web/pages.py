@@ -120,7 +120,7 @@ def new_game():
                                error=_("Choose one of the games offered.") if game_type else None), \
             400 if game_type else 200
     return _render_new_game(game_type, setup_form.blank(game_type, user.timezone or "UTC",
-                                                        app_config().default_clock_hours))
+                                                        app_config().default_clock_hours, app_config().bot_level))
 
 
 @bp.post("/games/new")
@@ -136,7 +136,8 @@ def new_game_create():
         wanted = setup_form.read(request.form, _language())
         game = games.create_game(s, app_config(), creator=user, game_type=wanted["game_type"],
                                  options=wanted["options"], seats=wanted["seats"], invites=wanted["invites"],
-                                 bot_seats=wanted["bot_seats"], creator_seat=wanted["creator_seat"],
+                                 bot_seats=wanted["bot_seats"], bot_levels=wanted["bot_levels"],
+                                 creator_seat=wanted["creator_seat"],
                                  title=wanted["title"], clock=wanted["clock"])
         game_id = game.id
         s.commit()
@@ -159,6 +160,7 @@ def _render_new_game(game_type: str, form: MultiDict, *, error: Optional[str] = 
         game_title=registry.get(game_type).title, form=form,
         option_fields=schema_forms.refill(setup_form.option_fields(game_type, _language()), form),
         seat_counts=counts, seat_rows=range(max(counts)), roles=setup_form.ROLES,
+        bot_levels=setup_form.BOT_LEVELS, stand_ins=setup_form.STAND_INS,
         clock_hours=setup_form.clock_choices(app_config().default_clock_hours), time_zone_groups=setup_form.time_zone_groups(),
         error=error, error_field=error_field,
     ), status
@@ -470,6 +472,7 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
         talk=talk.latest_for(s, game_id, user),
         clock=_clock_panel(s, game_id, user),
         time_zone=zone,
+        bot_level_words=dict(setup_form.STAND_INS),
     ), status
 
 

@@ -168,3 +168,24 @@ def test_talk_mail_is_in_the_recipients_language(ann, bob, make_client, sessions
     assert body in to_bob[0].text_body and body in to_bob[0].html_body
     # The others keep their own (default) language.
     assert [m.subject for m in first if m.to_address == "cat@example.org"] == ["Count to N: Ann (A) says"]
+
+
+def test_a_bot_answers_what_is_addressed_to_it_politely_and_privately(ann, bob, sessions):
+    created = ann.post("games", json={"game_type": "count", "seats": 3, "options": {"target": 50},
+                                      "invites": ["bob@example.org"], "bot_seats": [2]}, idempotent=True)
+    game_id = created.get_json()["id"]
+    assert bob.post(f"games/{game_id}/join").status_code == 200
+    public = ann.post(f"games/{game_id}/messages", json={"body": "hello all"}).get_json()
+    assert [m["body"] for m in ann.get(f"games/{game_id}/messages").get_json()["messages"]] == ["hello all"], \
+        "a bot answers no public talk"
+    offer = ann.post(f"games/{game_id}/messages", json={"body": "ally with me?", "to": [2]}).get_json()
+    mine = ann.get(f"games/{game_id}/messages").get_json()["messages"]
+    answer = mine[-1]
+    assert [m["id"] for m in mine][:2] == [public["id"], offer["id"]]
+    assert (answer["sender_seat"], answer["sender_name"], answer["to"], answer["via"], answer["reply_to_id"]) == \
+        (2, "Bot C", [0, 2], "bot", offer["id"])
+    assert "I am a bot" in answer["body"] and "negotiate nothing" in answer["body"]
+    assert [m["body"] for m in bob.get(f"games/{game_id}/messages").get_json()["messages"]] == ["hello all"], \
+        "the answer is the asker's alone"
+    with sessions() as s:
+        assert s.get(TableMessage, answer["id"]).sender_user_id is None

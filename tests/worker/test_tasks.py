@@ -12,7 +12,7 @@ from service.identity import auth
 from service.notify import notifications
 from service.play import games
 from service.plumbing import mail
-from service.plumbing.db import Notification, OpenDecision, utcnow
+from service.plumbing.db import Game, Notification, OpenDecision, utcnow
 from tests.web.support import outbox_files
 from worker import tasks
 from worker.celery_app import app as celery_app
@@ -34,7 +34,8 @@ def worker_runtime(monkeypatch, config, session_factory):
 @pytest.fixture
 def enqueued(monkeypatch):
     calls = []
-    for task in (tasks.deliver_mail, tasks.apply_deadline, tasks.send_reminder, tasks.compose_notifications):
+    for task in (tasks.deliver_mail, tasks.apply_deadline, tasks.send_reminder, tasks.compose_notifications,
+                 tasks.play_bots):
         monkeypatch.setattr(task, "apply_async", lambda args, _name=task.name, **kw: calls.append((_name, args, kw)))
     return calls
 
@@ -124,8 +125,33 @@ def test_beat_runs_the_sweeps_and_tasks_are_reliable():
     assert schedule["sweep-deadlines"]["task"] == "worker.tasks.sweep_deadlines"
     assert schedule["sweep-deadlines"]["schedule"] <= 5, "deadlines are applied within seconds"
     assert schedule["sweep-outbox"]["task"] == "worker.tasks.sweep_outbox"
-    for name in ("deliver_mail", "compose_notifications", "apply_deadline", "send_reminder"):
+    assert schedule["sweep-bots"]["task"] == "worker.tasks.sweep_bots"
+    for name in ("deliver_mail", "compose_notifications", "apply_deadline", "send_reminder", "play_bots"):
         task = celery_app.tasks[f"worker.tasks.{name}"]
         assert task.acks_late
     assert tasks.deliver_mail.retry_backoff and tasks.deliver_mail.retry_jitter and tasks.deliver_mail.retry_backoff_max
     assert conf.task_time_limit and conf.task_soft_time_limit < conf.task_time_limit
+
+
+def test_a_searching_bot_is_a_task_that_plays_the_game_on(worker_runtime, session_factory, config, enqueued,
+                                                          monkeypatch):
+    import dataclasses
+
+    from service.play import bots
+
+    monkeypatch.setattr(bots, "_sleep", lambda seconds: None)  # the pacing is tests/service/test_bot_turns.py's
+    with_redis = dataclasses.replace(config, redis_url="redis://127.0.0.1:1/0")
+    with session_factory() as s:
+        ann = auth.get_or_create_user(s, "ann@example.org")
+        game = games.create_game(s, with_redis, creator=ann, game_type="count", options={"target": 1000}, seats=2,
+                                 bot_seats=[1], bot_levels={"1": "normal"})
+        game_id = game.id
+        assert [c for c in enqueued if c[0] == "worker.tasks.play_bots"] == [], "not before commit"
+        s.commit()
+    assert [args for name, args, _k in enqueued if name == "worker.tasks.play_bots"] == [(game_id,)]
+    assert tasks.sweep_bots() == 0, "a game a task was just given is not overdue"
+    assert tasks.play_bots(game_id) >= 1
+    with session_factory() as s:
+        assert s.get(Game, game_id).bots_due_at is None
+    assert [args for name, args, _k in enqueued if name == "worker.tasks.play_bots"] == [(game_id,)], \
+        "no second task for a game whose bots have answered"
