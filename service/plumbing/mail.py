@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Se
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from sqlalchemy import and_, or_, select, update
+from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.plumbing import dispatch
@@ -248,7 +249,8 @@ def deliver(session_factory: sessionmaker, config: Config, message_id: int) -> b
     The claim is a conditional update from ``pending`` to ``sending`` committed before
     sending, so a duplicate task, a sweep and a notification racing for the same row
     send it once.  A failure puts the row back to ``pending`` and raises
-    :class:`TransientMailError` (callers retry with backoff) until :data:`MAX_ATTEMPTS`,
+    :class:`TransientMailError` (the sweep tries again after :func:`retry_delay`, the
+    embedded worker after its own backoff) until :data:`MAX_ATTEMPTS`,
     after which the row is ``failed`` and ``False`` is returned; a
     :class:`PermanentMailError` fails it at once.
     """
@@ -264,22 +266,51 @@ def deliver(session_factory: sessionmaker, config: Config, message_id: int) -> b
             return False
         row = session.get(MailMessage, message_id)
         try:
-            with send_by(_send_deadline(config, started)):
-                backend_for(config).send(build_email(config, row), outbox_key(row))
+            _send_and_record(session, config, row, backend_for(config), _send_deadline(config, started))
         except Exception as err:
             return _send_failed(session, row, err)
-        _record_sent(session, row)
         return True
 
 
-def _record_sent(session: Session, row: MailMessage) -> None:
-    """``sent``, committed at once, message by message: the window in which a worker that
-    dies leaves a message accepted but not recorded is this one commit long."""
+def _send_and_record(session: Session, config: Config, row: MailMessage, backend: MailBackend,
+                     deadline: float) -> None:
+    """Hand a claimed row's message over and record it ``sent``, committed at once,
+    message by message; raises what the backend raised, with the row as it was.
+
+    A worker killed after the server accepted the message and before this commit leaves
+    it unrecorded, and it is sent again when its lease ends: that window is kept as short
+    as it can be.  On PostgreSQL the ``sent`` is written *before* the message is handed
+    over, in a transaction that only the COMMIT is left of once the server has answered,
+    and that COMMIT does not wait for the disk (``synchronous_commit`` off for it: a
+    PostgreSQL crash in the next fraction of a second could forget it, and the message
+    would go out again after its lease, which is the same at-least-once).  A row so
+    written is locked until the answer, so no sweep could take it meanwhile either.  On
+    SQLite a write would lock the whole database for the length of the send, so ``sent``
+    is written after the answer.
+    """
+    message = build_email(config, row)
+    early = session.get_bind().dialect.name == "postgresql"
+    if early:
+        session.execute(sql("SET LOCAL synchronous_commit TO OFF"))
+        _mark_sent(session, row)
+    try:
+        with send_by(deadline):
+            backend.send(message, outbox_key(row))
+    except BaseException:
+        if early:
+            session.rollback()
+        raise
+    if not early:
+        _mark_sent(session, row)
+    session.commit()
+
+
+def _mark_sent(session: Session, row: MailMessage) -> None:
     row.status = "sent"
     row.sent_at = utcnow()
     row.last_error = ""
     row.claimed_at = None
-    session.commit()
+    session.flush()
 
 
 def _send_failed(session: Session, row: MailMessage, err: BaseException) -> bool:
@@ -322,8 +353,9 @@ def deliver_many(session_factory: sessionmaker, config: Config, message_ids: Ite
                 continue
             row = rows.pop(0)
             try:
-                with send_by(_send_deadline(config, started)):
-                    backend.send(build_email(config, row), outbox_key(row))
+                # A worker that dies after the server accepted a message leaves at most
+                # that one message unrecorded (sent again later, with the same Message-ID).
+                _send_and_record(session, config, row, backend, _send_deadline(config, started))
             except Exception:
                 try:
                     _send_failed(session, row, sys.exc_info()[1])
@@ -331,9 +363,6 @@ def deliver_many(session_factory: sessionmaker, config: Config, message_ids: Ite
                     log.warning("%s", err)
                     retry.append(row.id)
                 continue
-            # A worker that dies after the server accepted a message leaves at most that
-            # one message unrecorded (sent again later, with the same Message-ID).
-            _record_sent(session, row)
             sent += 1
     return sent, retry
 
