@@ -34,6 +34,7 @@ import argparse
 import datetime as dt
 import os
 import random
+import re
 import signal
 import tempfile
 import threading
@@ -110,6 +111,18 @@ def produce(sessions, config, n: int, seconds: float) -> dict[str, float]:
     return committed
 
 
+_STUCK = re.compile(r"mail \[([\d, ]+)\] was stuck with a dead worker")
+
+
+def _taken_back(logs: Path) -> set[int]:
+    """Mail a killed worker had claimed, as the sweeps' warnings in the workers' logs name it."""
+    ids: set[int] = set()
+    for log in logs.glob("worker*.log"):
+        for found in _STUCK.finditer(log.read_text(errors="replace")):
+            ids.update(int(i) for i in found.group(1).split(","))
+    return ids
+
+
 def _unacked(redis_url: str) -> int:
     import redis
 
@@ -118,7 +131,7 @@ def _unacked(redis_url: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mails", type=int, default=1200, help="mails to send [1200]")
+    parser.add_argument("--mails", type=int, default=2000, help="mails to send [2000]")
     parser.add_argument("--seconds", type=float, default=120, help="over how long they are committed [120]")
     parser.add_argument("--workers", type=int, default=3, help="Celery worker processes, killed at random [3]")
     parser.add_argument("--concurrency", type=int, default=2, help="pool processes per worker [2]")
@@ -187,6 +200,7 @@ def main() -> None:
     with sink.lock:
         arrivals = {a: list(times) for a, times in sink.by_recipient.items()}
         per_message_id = {m: len(times) for m, times in sink.by_message_id.items()}
+    taken_back = _taken_back(tmp)
     lost = sorted(a for a in committed if a not in arrivals)
     twice_by_id = sum(1 for count in per_message_id.values() if count > 1)
     twice_by_recipient = sum(1 for a in committed if len(arrivals.get(a, ())) > 1)
@@ -200,6 +214,7 @@ def main() -> None:
                f"{VISIBILITY_TIMEOUT + 60} s")
     print(f"   lost {len(lost)}, duplicated {twice_by_id} by Message-ID / {twice_by_recipient} by recipient, "
           f"late > {LATE_SECONDS:.0f} s: {len(late)}; lateness p50 {p50:.2f} s, p99 {p99:.2f} s, max {worst:.2f} s")
+    print(f"   {len(taken_back)} mails held by a killed worker were taken back after their lease")
     print(f"   unacknowledged Celery messages: {drained}")
     if lost:
         print(f"   lost: {lost[:20]}")
@@ -212,7 +227,8 @@ recipient. Default settings: mail lease {config.mail_lease_seconds} s, outbox an
 timeout {VISIBILITY_TIMEOUT} s. {len(committed):,} mails committed over {args.seconds:.0f} s, half as
 notifications (composer, one connection per batch) and half as single messages (a task each),
 each to a recipient of its own; a random worker killed with `SIGKILL` (its whole process group)
-every {args.kill_every[0]:.0f}-{args.kill_every[1]:.0f} s and replaced at once: {workers.kills} kills.
+every {args.kill_every[0]:.0f}-{args.kill_every[1]:.0f} s and replaced at once: {workers.kills} kills, which left
+{len(taken_back)} mails claimed by a dead worker (taken back by the sweep after their lease).
 
 | figure | result | target |
 |---|---|---|

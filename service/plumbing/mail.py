@@ -284,14 +284,17 @@ def _send_and_record(session: Session, config: Config, row: MailMessage, backend
     and that COMMIT does not wait for the disk (``synchronous_commit`` off for it: a
     PostgreSQL crash in the next fraction of a second could forget it, and the message
     would go out again after its lease, which is the same at-least-once).  A row so
-    written is locked until the answer, so no sweep could take it meanwhile either.  On
-    SQLite a write would lock the whole database for the length of the send, so ``sent``
-    is written after the answer.
+    written is locked until the answer, so no sweep could take it meanwhile either; and
+    should the worker's machine vanish with the connection half open, PostgreSQL ends the
+    transaction once it has been idle for the lease.  On SQLite a write would lock the
+    whole database for the length of the send, so ``sent`` is written after the answer.
     """
     message = build_email(config, row)
     early = session.get_bind().dialect.name == "postgresql"
     if early:
-        session.execute(sql("SET LOCAL synchronous_commit TO OFF"))
+        session.execute(sql("SELECT set_config('synchronous_commit', 'off', true), "
+                            "set_config('idle_in_transaction_session_timeout', :ms, true)"),
+                        {"ms": str(config.mail_lease_seconds * 1000)})
         _mark_sent(session, row)
     try:
         with send_by(deadline):
@@ -302,7 +305,11 @@ def _send_and_record(session: Session, config: Config, row: MailMessage, backend
         raise
     if not early:
         _mark_sent(session, row)
-    session.commit()
+    try:
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
 
 
 def _mark_sent(session: Session, row: MailMessage) -> None:
@@ -391,17 +398,17 @@ def reset_stuck(session_factory: sessionmaker, config: Config, now: Optional[dt.
     now = now or utcnow()
     stale = now - lease(config)
     with session_factory() as session:
-        ids = list(session.scalars(select(MailMessage.id).where(
-            MailMessage.status == "sending",
-            or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))))
-        if not ids:
-            return []
-        session.execute(update(MailMessage)
-                        .where(MailMessage.id.in_(ids), MailMessage.status == "sending",
-                               or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))
-                        .values(status="pending", claimed_at=None,
-                                last_error="the worker sending it stopped; sending again"))
+        # The ids come from the update itself: a row whose sender is recording it ``sent``
+        # right now is locked, and once its commit is through, it no longer qualifies.
+        ids = sorted(session.scalars(
+            update(MailMessage)
+            .where(MailMessage.status == "sending",
+                   or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))
+            .values(status="pending", claimed_at=None, last_error="the worker sending it stopped; sending again")
+            .returning(MailMessage.id)))
         session.commit()
+    if not ids:
+        return []
     log.warning("mail %s was stuck with a dead worker; it goes out again", ids)
     return ids
 

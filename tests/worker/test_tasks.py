@@ -246,15 +246,20 @@ def test_a_renewal_leaves_out_what_a_sweep_took_first(session_factory, config, d
     with session_factory() as s:
         ids = [mail.queue_mail(s, to=f"p{i}@example.org", subject=f"Mail {i}", text="t").id for i in range(3)]
         s.commit()
-    lease = mail.lease(config).total_seconds()
-    handed_over = []
+    handed_over, taken_by_sweeps = [], []
 
     def stalled_send(self, message, key):
         handed_over.append(key)
-        if len(handed_over) == 1:  # this worker stalls beyond its lease (it should have given up)
-            driven_clock.advance(lease + 1)
-            assert mail.reset_stuck(session_factory, config) == ids
+        driven_clock.advance(mail.lease(config).total_seconds() + 1)  # stalled beyond its lease
+
+    renew = mail._renew
+
+    def swept_first(session, rows, stamp):
+        taken_by_sweeps.extend(mail.reset_stuck(session_factory, config))
+        return renew(session, rows, stamp)
 
     monkeypatch.setattr(mail.OutboxBackend, "send", stalled_send)
+    monkeypatch.setattr(mail, "_renew", swept_first)
     assert mail.deliver_many(session_factory, config, ids) == (1, []), "it sends none of the rows it lost"
-    assert handed_over == [handed_over[0]] and mail.pending_ids(session_factory) == ids[1:]
+    assert taken_by_sweeps == ids[1:] and len(handed_over) == 1
+    assert mail.pending_ids(session_factory) == ids[1:]
