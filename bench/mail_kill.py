@@ -218,6 +218,11 @@ def main() -> None:
     print(f"   unacknowledged Celery messages: {drained}")
     if lost:
         print(f"   lost: {lost[:20]}")
+    with sink.lock:
+        for message_id, times in sink.by_message_id.items():
+            if len(times) > 1:
+                print(f"   {message_id} accepted {len(times)} times, "
+                      f"{', '.join(f'{b - a:.1f} s' for a, b in zip(times, times[1:]))} apart")
     text = f"""Measured {dt.date.today().isoformat()} on {machine()} with `python -m bench.mail_kill`
 (load average {load_before:.1f} before, {load_after:.1f} after: other work shared the two cores).
 PostgreSQL, Redis, {args.workers} Celery workers (`-c {args.concurrency}`) and one beat as separate

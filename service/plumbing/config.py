@@ -77,7 +77,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("task_time_limit_seconds", "CAPUA_TASK_TIME_LIMIT_SECONDS", "60",
             "Hard time limit of every worker task; a deadline claimed longer ago than this (plus a margin) "
             "belongs to a dead worker and is applied again. The broker's visibility timeout follows it."),
-    Setting("mail_lease_seconds", "CAPUA_MAIL_LEASE_SECONDS", "15",
+    Setting("mail_lease_seconds", "CAPUA_MAIL_LEASE_SECONDS", "10",
             "How long a worker holds a mail it is sending: a send gives up before its lease ends, and a "
             "mail still claimed after it belonged to a dead worker and is sent again."),
     Setting("celery_queue", "CAPUA_CELERY_QUEUE", "capua",
