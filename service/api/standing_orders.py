@@ -7,9 +7,12 @@ with 422 ``invalid_standing_order`` and ``details.fields`` naming every problem.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, url_for
 from marshmallow import Schema, fields, validate
 
+from engine import registry
 from service.api.blueprint import ApiBlueprint
 from service.identity import auth
 from service.play import presets, standing_orders as service
@@ -35,19 +38,67 @@ _RULE_DOC = {
 }
 
 
+def _rule_schemas() -> dict[str, dict]:
+    """The rule format of :func:`service.play.standing_orders.check_rule` as JSON Schema,
+    for the document (the service checks it and answers 422 ``invalid_standing_order``)."""
+    name = {"type": "string", "pattern": service.NAME_PATTERN}
+    mode = {"type": "string", "enum": list(service.MODES)}
+
+    def one_or_list(item: dict) -> dict:
+        return {"oneOf": [item, {"type": "array", "items": item, "minItems": 1, "maxItems": 20}]}
+
+    roots = "|".join(service.PATH_ROOTS)
+    path = {"type": "string", "pattern": f"^({roots})(\\.[A-Za-z0-9_]{{1,64}}){{1,7}}$"}
+    scalar = {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}], "nullable": True}
+    number_or_me = {"anyOf": [{"type": "number"}, {"type": "string", "enum": [service.ME]}]}
+    operators = {"eq": scalar, "ne": scalar, "exists": {"type": "boolean"},
+                 **{op: {"type": "array", "items": scalar, "minItems": 1, "maxItems": 50} for op in ("in", "not_in")},
+                 **{op: number_or_me for op in ("lt", "lte", "gt", "gte")}}
+    condition = {"oneOf": [
+        {"type": "object", "properties": {"has_option": name}, "required": ["has_option"],
+         "additionalProperties": False},
+        {"type": "object", "properties": {"path": path, **operators}, "required": ["path"],
+         "additionalProperties": False, "minProperties": 2, "maxProperties": 2,
+         "description": "A path and exactly one operator."},
+    ]}
+    answer = {"oneOf": [
+        {"type": "object", "properties": {"default": {"type": "boolean", "enum": [True]}}, "required": ["default"],
+         "additionalProperties": False},
+        {"type": "object", "properties": {"type": name, "args": {
+            "type": "object", "description": "At most 2000 characters written out."}},
+         "required": ["type"], "additionalProperties": False},
+    ]}
+    return {
+        "match": {"type": "object", "minProperties": 1, "additionalProperties": False, "properties": {
+            "prompt_key": one_or_list(name), "mode": one_or_list(mode), "command_type": one_or_list(name)}},
+        "condition": condition,
+        "answer": {"oneOf": [answer, {"type": "array", "items": answer, "minItems": 1,
+                                      "maxItems": service.MAX_ANSWERS}]},
+    }
+
+
+_RULE = _rule_schemas()
+
+
+def _conditions(description: str, **kwargs: Any) -> fields.List:
+    return fields.List(fields.Raw(metadata=_RULE["condition"]),
+                       metadata={"maxItems": service.MAX_CONDITIONS, "description": description}, **kwargs)
+
+
 class StandingOrderInSchema(Schema):
     name = fields.String(load_default="", validate=validate.Length(max=80))
     game_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32),
                             metadata={"description": "One game you play; `null` for all your games."})
     game_type = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32),
-                              metadata={"description": "With `game_id` null: only games of this type."})
+                              metadata={"enum": [*registry.names(), None],
+                                        "description": "With `game_id` null: only games of this type."})
     enabled = fields.Boolean(truthy={True}, falsy={False}, load_default=True)
     position = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=-1000, max=1000),
                               metadata={"description": "Orders are tried by position (then age)."})
-    match = fields.Dict(required=True, metadata={"description": _RULE_DOC["match"]})
-    if_ = fields.List(fields.Raw(), data_key="if", load_default=list, metadata={"description": _RULE_DOC["if"]})
-    unless = fields.List(fields.Raw(), load_default=list, metadata={"description": _RULE_DOC["unless"]})
-    answer = fields.Raw(required=True, metadata={"description": _RULE_DOC["answer"]})
+    match = fields.Dict(required=True, metadata={**_RULE["match"], "description": _RULE_DOC["match"]})
+    if_ = _conditions(_RULE_DOC["if"], data_key="if", load_default=list)
+    unless = _conditions(_RULE_DOC["unless"], load_default=list)
+    answer = fields.Raw(required=True, metadata={**_RULE["answer"], "description": _RULE_DOC["answer"]})
     reads_hand = fields.Boolean(truthy={True}, falsy={False}, load_default=False,
                                 metadata={"description": _RULE_DOC["reads_hand"]})
     during = fields.Dict(load_default=None, allow_none=True, metadata={"description": _RULE_DOC["during"]})
@@ -57,10 +108,10 @@ class StandingOrderPatchSchema(Schema):
     name = fields.String(validate=validate.Length(max=80))
     enabled = fields.Boolean(truthy={True}, falsy={False})
     position = fields.Integer(strict=True, validate=validate.Range(min=-1000, max=1000))
-    match = fields.Dict(metadata={"description": _RULE_DOC["match"]})
-    if_ = fields.List(fields.Raw(), data_key="if", metadata={"description": _RULE_DOC["if"]})
-    unless = fields.List(fields.Raw(), metadata={"description": _RULE_DOC["unless"]})
-    answer = fields.Raw(metadata={"description": _RULE_DOC["answer"]})
+    match = fields.Dict(metadata={**_RULE["match"], "description": _RULE_DOC["match"]})
+    if_ = _conditions(_RULE_DOC["if"], data_key="if")
+    unless = _conditions(_RULE_DOC["unless"])
+    answer = fields.Raw(metadata={**_RULE["answer"], "description": _RULE_DOC["answer"]})
     reads_hand = fields.Boolean(truthy={True}, falsy={False}, metadata={"description": _RULE_DOC["reads_hand"]})
     during = fields.Dict(allow_none=True, metadata={"description": _RULE_DOC["during"]})
 
@@ -134,7 +185,8 @@ def create_order(args):
     """Give a standing order
 
     From now on a matching decision of yours is answered the moment it opens, with the
-    first legal `answer`. 403 `not_seated` for a game you do not play.
+    first legal `answer`. 403 `not_seated` for a game you do not play; 409
+    `too_many_standing_orders` when you have 50 already.
     """
     rule = {"match": args["match"], "if": args["if_"], "unless": args["unless"], "answer": args["answer"],
             "reads_hand": args["reads_hand"]}

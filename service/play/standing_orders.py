@@ -61,7 +61,7 @@ from engine.core import schema as schema_mod
 from engine.core.errors import RuleViolation
 from engine.core.types import Command, Decision
 from service.plumbing.db import Game, Seat, StandingOrder, User, utcnow
-from service.plumbing.errors import Forbidden, InvalidInput, NotFound
+from service.plumbing.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 MAX_ORDERS_PER_USER = 50
 MAX_CONDITIONS = 10
@@ -72,8 +72,12 @@ MODES = ("turn", "simultaneous", "interrupt")
 MATCH_KEYS = ("prompt_key", "mode", "command_type")
 OPERATORS = ("eq", "ne", "in", "not_in", "lt", "lte", "gt", "gte", "exists")
 PATH_ROOTS = ("prompt_args", "context")
-_PATH = re.compile(r"^[A-Za-z0-9_]{1,64}(\.[A-Za-z0-9_]{1,64}){1,7}$")
-_NAME = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
+#: A dotted path into a decision (its first part one of PATH_ROOTS), and a name (a prompt key,
+#: a command type): the API's document states them as JSON Schema patterns.
+PATH_PATTERN = r"^[A-Za-z0-9_]{1,64}(\.[A-Za-z0-9_]{1,64}){1,7}$"
+NAME_PATTERN = r"^[A-Za-z0-9_.:\-]{1,64}$"
+_PATH = re.compile(PATH_PATTERN)
+_NAME = re.compile(NAME_PATTERN)
 _UNKNOWN = object()
 
 #: The orders ``docs/fair-play.md`` recommends, offered with one click on the standing-orders
@@ -249,8 +253,8 @@ def create_order(session: Session, user: User, *, rule: Any, name: str = "", gam
         game_type = game.game_type
     count = session.scalar(select(func.count(StandingOrder.id)).where(StandingOrder.user_id == user.id))
     if count >= MAX_ORDERS_PER_USER:
-        raise InvalidInput(f"You have {count} standing orders; delete one first.", code="too_many_standing_orders",
-                           details={"limit": MAX_ORDERS_PER_USER})
+        raise Conflict(f"You have {count} standing orders; delete one first.", code="too_many_standing_orders",
+                       details={"limit": MAX_ORDERS_PER_USER})
     now = utcnow()
     order = StandingOrder(user_id=user.id, game_id=game_id, game_type=game_type, name=name, rule=checked,
                           enabled=bool(enabled), position=_checked_position(position), uses=0,
