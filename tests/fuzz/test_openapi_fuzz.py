@@ -4,11 +4,12 @@ created resource answers with, fed to the operations that take it), on PostgreSQ
 
 The run is schemathesis's own engine (the phases its command line runs: examples, coverage,
 fuzzing, stateful), in-process against the Flask app over WSGI, signed in with an API token,
-with a fixed seed and deterministic generation, so every run sends the same requests.  It
-fails on any failed check: a 5xx, an answer that does not match the document (status, body
-schema, content type, headers), invalid input that is accepted, valid input that is refused
-other than as "not found", a rule violation, a stale version or a seat the game does not
-have; and on any error of the run itself.  Counting the requests that reached the app
+with a fixed seed and deterministic generation, so every run generates the same input (the
+ids the server makes, and so the stateful paths, vary a little).  It fails on any failed
+check: a 5xx, an answer that does not match the document (status, body schema, content
+type, headers), invalid input that is accepted, valid input that is refused other than as
+"not found", a rule violation, a stale version or a seat the game does not have; and on
+any error of the run itself.  Counting the requests that reached the app
 proves the run was not empty, and that the run's token was never refused.
 
 It runs only on PostgreSQL (``CAPUA_TEST_DATABASES`` with ``postgresql``, as ``.ci/run``
@@ -82,14 +83,14 @@ def _fuzz_config(token: str) -> Any:
         "workers": 1,
         "cache": {"enabled": False},  # no replay of an earlier run's requests, no files left behind
         "headers": {"Authorization": f"Bearer {token}"},
-        "generation": {"mode": "all", "max-examples": 10, "deterministic": True, "database": "none",
+        "generation": {"mode": "all", "max-examples": 8, "deterministic": True, "database": "none",
                        "no-shrink": True,
                        # the API refuses NUL in any text (400/422 invalid_text, as its description says);
                        # tests/api/test_fuzz.py sends NULs everywhere
                        "allow-x00": False},
         # generated input only: values taken from earlier answers were put into request bodies
         # as whole unknown fields (an error answer's "error"), which no client would send
-        "phases": {"stateful": {"max-steps": 30},
+        "phases": {"stateful": {"max-steps": 30, "generation": {"max-examples": 25}},
                    **{phase: {"extra-data-sources": {"responses": False}}
                       for phase in ("examples", "coverage", "fuzzing")}},
         "checks": {
@@ -255,9 +256,16 @@ def test_openapi_fuzz(app, database_url, before_each_call):
     started = time.monotonic()
     operations: set[str] = set()
     transitions = 0
+    phases: dict[str, str] = {}
+    phase_start = (0, 0.0)
     for event in from_schema(schema).execute():
-        if isinstance(event, events.PhaseStarted) and isinstance(event.payload, events.StatefulPhasePayload):
-            transitions = event.payload.transitions_selected
+        if isinstance(event, events.PhaseStarted):
+            phase_start = (sum(counting.statuses.values()), event.timestamp)
+            if isinstance(event.payload, events.StatefulPhasePayload):
+                transitions = event.payload.transitions_selected
+        elif isinstance(event, events.PhaseFinished) and event.status.name != "SKIP":
+            sent = sum(counting.statuses.values()) - phase_start[0]
+            phases[event.phase.name.value] = f"{sent} in {event.timestamp - phase_start[1]:.0f} s"
         if isinstance(event, events.ScenarioFinished):
             operations.add(event.recorder.label)
             for case_id, checks in event.recorder.checks.items():
@@ -275,7 +283,8 @@ def test_openapi_fuzz(app, database_url, before_each_call):
     operations.discard("Stateful tests")
     print(f"fuzz: {requests} requests, {len(operations)} operations, stateful suite run: {stateful} "
           f"({transitions} links), "
-          f"{elapsed:.0f} s, {server_errors} 5xx, statuses {dict(sorted(counting.statuses.items()))}")
+          f"{elapsed:.0f} s, {server_errors} 5xx, statuses {dict(sorted(counting.statuses.items()))}, "
+          f"per phase {phases}")
 
     assert not errors, "\n".join(errors[:20])
     assert stop_reason is not None and stop_reason.value == "completed", stop_reason
