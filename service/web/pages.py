@@ -520,6 +520,8 @@ def _seat_names(view: Mapping[str, Any]) -> dict[int, str]:
             n = seat["seat"]
             if seat.get("is_bot") and seat.get("name"):
                 out[n] = seat["name"]  # a bot is named by its letter already (``Bot B``)
+            elif seat.get("name") == f"Player {seat_letter(n)}":
+                out[n] = _("Seat %(n)s", n=seat_letter(n))  # a player without a name: the seat, in words
             else:
                 out[n] = _("%(name)s (seat %(n)s)", name=seat["name"], n=seat_letter(n)) if seat.get("name") \
                     else _("Seat %(n)s", n=seat_letter(n))
