@@ -2,8 +2,8 @@
 (null: never, which is what every existing seat gets), so that a player who is on the page
 gets no "your move" mail for the decision in front of them.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-11-26
 """
 
@@ -12,8 +12,8 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0006"
-down_revision: Union[str, Sequence[str], None] = "0005"
+revision: str = "0007"
+down_revision: Union[str, Sequence[str], None] = "0006"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
