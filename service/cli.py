@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from engine.core.bots import LEVELS
 from service.plumbing.config import Config, SETTINGS, dev_pages_bind_problem, load_config, settings_table
 from service.plumbing.errors import ServiceError
 
@@ -223,7 +224,9 @@ def serve(host: str, port: Optional[int]) -> None:
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=int, default=None, help="Port to listen on [default: the port of CAPUA_BASE_URL, or 5000].")
-def demo(host: str, port: Optional[int]) -> None:
+@click.option("--bot-level", type=click.Choice(LEVELS), default=None,
+              help="How well the three bots of a new demo game play [default: CAPUA_BOT_LEVEL, normal].")
+def demo(host: str, port: Optional[int], bot_level: Optional[str]) -> None:
     """Serve, with a PAX game for demo@capua.local against three bots.
 
     Prints a sign-in link (it works once, for CAPUA_MAGIC_LINK_TTL_MINUTES) that signs in
@@ -235,7 +238,7 @@ def demo(host: str, port: Optional[int]) -> None:
         from service import demo as demo_mod
 
         with _session(config) as session:
-            user, game, created = demo_mod.demo_game(session, config)
+            user, game, created = demo_mod.demo_game(session, config, bot_level)
             session.commit()
             link = demo_mod.demo_link(config, user, game)
         if not created:

@@ -8,6 +8,8 @@ same game while it is not finished, so demo games do not pile up.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -41,8 +43,9 @@ def running_demo_game(session: Session, user: User) -> Game | None:
     ).first()
 
 
-def create_demo_game(session: Session, config: Config) -> tuple[User, Game]:
-    """A new PAX game: the demo player in seat 0, bots in seats 1-3 (it starts at once)."""
+def create_demo_game(session: Session, config: Config, bot_level: Optional[str] = None) -> tuple[User, Game]:
+    """A new PAX game: the demo player in seat 0, bots in seats 1-3 (it starts at once),
+    playing at ``bot_level`` (default: the site's ``CAPUA_BOT_LEVEL``, ``normal``)."""
     user = demo_user(session)
     game = games.create_game(
         session,
@@ -52,14 +55,16 @@ def create_demo_game(session: Session, config: Config) -> tuple[User, Game]:
         options={},
         seats=DEMO_SEATS,
         bot_seats=list(range(1, DEMO_SEATS)),
+        bot_levels={n: bot_level for n in range(1, DEMO_SEATS)} if bot_level else None,
         creator_seat=0,
         title=DEMO_TITLE,
     )
     return user, game
 
 
-def demo_game(session: Session, config: Config) -> tuple[User, Game, bool]:
-    """The demo game to offer: the running one if there is one, else a new one.
+def demo_game(session: Session, config: Config, bot_level: Optional[str] = None) -> tuple[User, Game, bool]:
+    """The demo game to offer: the running one if there is one, else a new one (its bots
+    at ``bot_level``, see :func:`create_demo_game`).
 
     Returns the demo player, the game and whether it was newly created.
     """
@@ -67,7 +72,7 @@ def demo_game(session: Session, config: Config) -> tuple[User, Game, bool]:
     game = running_demo_game(session, user)
     if game is not None:
         return user, game, False
-    user, game = create_demo_game(session, config)
+    user, game = create_demo_game(session, config, bot_level)
     return user, game, True
 
 

@@ -3,7 +3,8 @@
 ``capua serve`` without ``CAPUA_REDIS_URL`` starts one :class:`InProcessWorker` next to
 the web server.  It wakes when :func:`notify` is called (after a request committed mail
 or notifications) and every ``CAPUA_DEADLINE_SWEEP_SECONDS`` regardless, and runs its
-jobs in order (:func:`default_jobs`): apply passed deadlines, write due reminders,
+jobs in order (:func:`default_jobs`): apply passed deadlines, play the bots that owe
+answers (:mod:`service.play.bot_turns`), write due reminders,
 compose due notifications into mail, reset mail a dead worker left behind, deliver
 pending mail, deliver webhooks.  That is the work Celery worker and beat do in
 production, with the same service functions; everything is idempotent and claims its
@@ -29,7 +30,7 @@ from sqlalchemy.orm import sessionmaker
 
 from service.notify import mailing, reminders
 from service.notify.webhook_delivery import WebhookDeliveryJob
-from service.play import deadlines
+from service.play import bot_turns, deadlines
 from service.plumbing import idempotency, mail
 from service.plumbing.config import Config
 
@@ -100,6 +101,10 @@ def apply_deadlines(sessions: sessionmaker, config: Config) -> int:
     return deadlines.run_due_deadlines(sessions, config)
 
 
+def play_bots(sessions: sessionmaker, config: Config) -> int:
+    return bot_turns.run_due(sessions, config)
+
+
 def send_reminders(sessions: sessionmaker, config: Config) -> int:
     return reminders.run_due_reminders(sessions, config)
 
@@ -120,8 +125,8 @@ def default_jobs(config: Optional[Config] = None) -> list[Job]:
     """What the embedded worker runs when nobody says otherwise: the embedded
     counterpart of the Celery worker and beat, in the order that lets one round carry a
     passed deadline through to the mail that tells the next player; then webhooks."""
-    outbox_every = float(config.outbox_sweep_seconds) if config is not None else 15.0
-    return [apply_deadlines, send_reminders, compose_notifications, Every(outbox_every, reset_stuck_mail),
+    outbox_every = float(config.outbox_sweep_seconds) if config is not None else 5.0
+    return [apply_deadlines, play_bots, send_reminders, compose_notifications, Every(outbox_every, reset_stuck_mail),
             Every(IDEMPOTENCY_PURGE_SECONDS, purge_idempotency_keys), MailDelivery(), WebhookDeliveryJob()]
 
 
@@ -229,4 +234,7 @@ class WakeUp:
         notify(config)
 
     def notifications(self, config: Config, user_ids: list[int], due: list) -> None:
+        notify(config)
+
+    def bots(self, config: Config, game_ids: list[str]) -> None:
         notify(config)

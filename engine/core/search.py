@@ -24,7 +24,12 @@ A game supplies its knowledge as a :class:`Knowledge`:
 ``evaluate(state, seat)``
     how good an unfinished position is for ``seat``, as a share of a win in ``[0, 1]``.
 
-Optionally, for speed in rollouts: ``blocking(state)`` (the pending chance and blocking
+Optionally, ``trust``: how much mean score the first candidate (the game sense's own
+favourite) is credited when the answer is picked, so sampling noise over a short horizon
+does not overrule a strategic judgement the evaluation cannot see (default 0);
+``reward(outcome, seat)``: what a finished game is worth to ``seat``, when the
+game's bot values some wins above others (default: :func:`outcome_share`); and, for speed
+in rollouts: ``blocking(state)`` (the pending chance and blocking
 decisions, leaving out free actions) and ``fold(state, command)`` (the state after a
 command answering a listed option, without the kernel's re-matching).
 
@@ -118,10 +123,11 @@ def rollout(rules: Rules, knowledge: Knowledge, state: Any, seat: int, rng: Any,
     played = 0
     pending_of = getattr(knowledge, "blocking", None) or rules.pending
     fold = getattr(knowledge, "fold", None)
+    reward = getattr(knowledge, "reward", None) or outcome_share
     while True:
         outcome = rules.outcome(state)
         if outcome is not None:
-            return outcome_share(outcome, seat)
+            return reward(outcome, seat)
         if depth and played >= depth:
             return knowledge.evaluate(state, seat)
         pending = pending_of(state)
@@ -190,13 +196,18 @@ def choose(
     legal = [a for a in arms if not a.illegal and a.visits]
     if not legal:
         return own.default
-    return _best(legal).command
+    return _best(legal, arms[0], getattr(knowledge, "trust", 0.0)).command
 
 
-def _best(arms: Sequence[_Arm]) -> _Arm:
+def _best(arms: Sequence[_Arm], first: Optional[_Arm] = None, trust: float = 0.0) -> _Arm:
+    """The arm of the best mean; ``first`` (the game sense's own favourite) is credited
+    ``trust``, so the search overrules it only on a clear margin."""
+    def score(arm: _Arm) -> tuple[float, int]:
+        return (arm.mean + (trust if arm is first else 0.0), arm.visits)
+
     best = arms[0]
     for arm in arms[1:]:
-        if (arm.mean, arm.visits) > (best.mean, best.visits):
+        if score(arm) > score(best):
             best = arm
     return best
 

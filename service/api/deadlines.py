@@ -45,6 +45,8 @@ class ClockSchema(Schema):
     weekend_pause = fields.Boolean(required=True, metadata={"description": "The clock stops Saturday and Sunday."})
     bot_after_missed = fields.Integer(required=True,
                                       metadata={"description": "Deadlines missed in a row before the bot plays (0 never)."})
+    stand_in = fields.String(allow_none=True, metadata={
+        "description": "Who plays for an absent player: a bot level, or `defaults` (the deadline defaults only)."})
     vacation = fields.Boolean(required=True, metadata={"description": "Players may spend vacation days."})
     paused = fields.Boolean(required=True)
     paused_at = fields.DateTime(allow_none=True, required=True)

@@ -69,7 +69,7 @@ def create_game(args):
     user = auth.require_user()
     game = game_service.create_game(
         session(), config(), creator=user, game_type=args["game_type"], options=args["options"],
-        seats=args["seats"], invites=args["invites"], bot_seats=args["bot_seats"],
+        seats=args["seats"], invites=args["invites"], bot_seats=args["bot_seats"], bot_levels=args["bot_levels"],
         creator_seat=args["my_seat"], clock_hours=args["clock_hours"], title=args["title"], clock=args["clock"],
     )
     view = game_service.game_view(session(), game.id, user)

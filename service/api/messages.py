@@ -56,7 +56,8 @@ class TableMessageSchema(Schema):
     to_names = fields.List(fields.String(), allow_none=True)
     body = fields.String(required=True)
     reply_to_id = fields.Integer(allow_none=True)
-    via = fields.String(required=True, metadata={"description": "`web`, `api` or `email`."})
+    via = fields.String(required=True, metadata={
+        "description": "`web`, `api`, `email`, or `bot` (a bot answering a message addressed to it)."})
     created_at = fields.DateTime(required=True)
 
 

@@ -13,11 +13,16 @@ decision's schema) are JSON objects whose contents belong to each game.
 
 from __future__ import annotations
 
+from zoneinfo import available_timezones
+
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from engine import registry
+from engine.core import bots
 from service.play.games import MAX_CLOCK_HOURS, MAX_EVENTS_PAGE
 
+#: The names a ``timezone`` may take.
+TIME_ZONES = sorted(available_timezones())
 #: Upper bound of versions, sequence numbers and ids taken from clients: a 63-bit column.
 MAX_INT64 = 2**63 - 1
 #: The most seats any game could have; the game's own seat counts are checked by the rules.
@@ -68,9 +73,24 @@ class GameTypeListSchema(Schema):
 # --------------------------------------------------------------------------- games
 
 
+#: The keys of a new game's ``clock`` (checked by :func:`service.play.game_clock.checked_clock`).
+_CLOCK_PROPERTIES = {
+    "hours": {"type": "integer", "minimum": 1, "maximum": MAX_CLOCK_HOURS,
+              "description": "Equal to `clock_hours` when both are given."},
+    "window_hours": {"type": "integer", "minimum": 1, "maximum": MAX_CLOCK_HOURS, "nullable": True,
+                     "description": "At most `hours`."},
+    "time_of_day": {"type": "string", "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9])?$", "nullable": True},
+    "timezone": {"type": "string", "enum": TIME_ZONES},
+    "weekend_pause": {"type": "boolean"},
+    "bot_after_missed": {"type": "integer", "minimum": 0, "maximum": 100},
+    "vacation": {"type": "boolean"},
+}
+
+
 class CreateGameSchema(Schema):
     game_type = fields.String(required=True, validate=validate.Length(min=1, max=32),
-                              metadata={"description": "A name from `GET /api/v1/games/types`."})
+                              metadata={"enum": registry.names(),
+                                        "description": "A name from `GET /api/v1/games/types`."})
     options = fields.Dict(keys=fields.String(validate=validate.Length(max=64)), load_default=dict,
                           metadata={"description": "Options of the game type (its `options_schema`)."})
     seats = _strict_int(lo=1, hi=MAX_SEATS, required=True)
@@ -79,16 +99,26 @@ class CreateGameSchema(Schema):
                           metadata={"description": "Addresses invited to the human seats, in seat order."})
     bot_seats = fields.List(_strict_int(lo=0, hi=MAX_SEATS - 1), load_default=list,
                             validate=validate.Length(max=MAX_SEATS))
+    bot_levels = fields.Dict(keys=fields.String(validate=validate.Length(max=3)),
+                             values=fields.String(validate=validate.OneOf(bots.LEVELS)),
+                             load_default=dict, validate=validate.Length(max=MAX_SEATS),
+                             metadata={"description": "How well each bot seat plays, by seat number: "
+                                                      "`{\"1\": \"hard\"}`; `random`, `easy`, `normal` or `hard` "
+                                                      "(a bot seat not named: the server's `CAPUA_BOT_LEVEL`)."})
     my_seat = _strict_int(lo=0, hi=MAX_SEATS - 1, load_default=0, allow_none=True,
                           metadata={"description": "The creator's seat; `null` to only watch."})
     clock_hours = _strict_int(lo=1, hi=MAX_CLOCK_HOURS, load_default=None, allow_none=True,
                               metadata={"description": "Time per decision; the server default if omitted."})
     clock = fields.Dict(keys=fields.String(validate=validate.Length(max=32)), load_default=None, allow_none=True,
-                        metadata={"description": "The clock policy: `hours` per decision (e.g. 12, 24, 48, 72, 168), "
+                        metadata={"properties": _CLOCK_PROPERTIES, "additionalProperties": False,
+                                  "description": "The clock policy: `hours` per decision (e.g. 12, 24, 48, 72, 168), "
                                                  "`window_hours` per window answer (at most `hours`; default a sixth "
                                                  "of it, at least 1), "
                                                  "`time_of_day` (\"20:00\": deadlines fall then), `timezone`, "
                                                  "`weekend_pause`, `bot_after_missed` (default 2; 0 never), "
+                                                 "`stand_in` (who plays for an absent player: a bot level, "
+                                                 "or `defaults` for the deadline defaults only; default the "
+                                                 "server's `CAPUA_BOT_LEVEL`), "
                                                  "`vacation` (players may spend vacation days; default true)."})
     title = fields.String(load_default="", validate=validate.Length(max=120))
 
@@ -108,6 +138,7 @@ class SeatSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(allow_none=True, metadata={"description": "Display name; `null` for an empty seat."})
     is_bot = fields.Boolean(required=True)
+    bot_level = fields.String(allow_none=True, metadata={"description": "A bot seat's level; `null` otherwise."})
     invited = fields.Boolean(required=True, metadata={"description": "Reserved for an invited address."})
     open = fields.Boolean(required=True, metadata={"description": "Anyone may join into it."})
     is_you = fields.Boolean(required=True)
@@ -128,6 +159,8 @@ class GameSummarySchema(Schema):
     my_seat = fields.Integer(allow_none=True, required=True, metadata={"description": "`null` when watching."})
     invited_seat = fields.Integer(allow_none=True, metadata={"description": "The seat you are invited to."})
     awaiting_seats = fields.List(fields.Integer(), required=True, metadata={"description": "Seats that owe an answer."})
+    bots_thinking = fields.Boolean(metadata={"description": "A bot owes an answer and is thinking it over in the "
+                                                            "worker; the game moves on when it answers."})
     my_open_decisions = fields.Integer(required=True)
     next_deadline = fields.DateTime(allow_none=True)
     my_next_deadline = fields.DateTime(allow_none=True)
@@ -233,7 +266,10 @@ class GameTellingSchema(Schema):
 
 
 class MagicLinkRequestSchema(Schema):
-    email = fields.String(required=True, validate=validate.Length(min=3, max=254))
+    email = fields.String(required=True, validate=validate.Length(min=3, max=254), metadata={
+        "format": "email",
+        "description": "Your address: a dot-atom before the one `@`, a dotted domain of letters, digits and "
+                       "hyphens after it (no quoted or IP-literal forms)."})
     next = fields.String(load_default="/", validate=validate.Length(max=2000),
                          metadata={"description": "A path on this site to open after signing in."})
 

@@ -6,6 +6,10 @@ the API and pages list a player's messages through :func:`messages_for`, emails 
 its recipients only, and webhooks only to its recipients' endpoints.  Spectators read
 no table talk.
 
+A bot reads only what is addressed to it privately, and answers each such message at
+once, privately to its sender, with one polite line in the sender's language
+(:data:`BOT_REPLY`): bots negotiate nothing, make no deals and give no gifts.
+
 Messages live in their own table, not in the game's event stream, so talking never
 moves a game's version and never makes anyone's ``expected_version`` stale.  Posting a
 message writes the message, its recipients' notification rows and its webhooks in one
@@ -29,12 +33,18 @@ from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
 from service.notify import webhooks
+from service.words.seat_marks import seat_letter
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Seat, TableMessage, TableMessageRecipient, User, WebhookEndpoint, utcnow
 from service.plumbing.errors import Forbidden, InvalidInput, NotFound
+from service.words import i18n
+from service.words.i18n import N_
 
 MAX_BODY = 4000
 MAX_PAGE = 200
+#: What a bot answers every message addressed to it (it sends no other).
+BOT_REPLY = N_("Thank you for your message. I am a bot: I make no deals and negotiate nothing, "
+               "I just play my own game. Good luck at the table!")
 #: Salt of the reply-address MAC: a MAC made for another purpose never verifies here.
 REPLY_SALT = b"capua.talk-reply.v1"
 REPLY_LOCAL_PREFIX = "talk+"
@@ -79,7 +89,26 @@ def post_message(session: Session, config: Config, game_id: str, user: User, *, 
     view = message_view(message, audience, names)
     _notify_recipients(session, config, game, message, view, readers, user)
     _queue_webhooks(session, config, game, view, readers)
+    for bot in (s for s in seats if s.is_bot and audience is not None and s.seat in audience):
+        _bot_reply(session, config, game, seats, names, message, bot, user)
     return message
+
+
+def _bot_reply(session: Session, config: Config, game: Game, seats: Sequence[Seat], names: dict[int, str],
+               message: TableMessage, bot: Seat, sender: User) -> None:
+    """The bot's answer to ``message``: :data:`BOT_REPLY`, privately to its sender."""
+    audience = sorted({bot.seat, message.sender_seat})
+    reply = TableMessage(game_id=game.id, sender_user_id=None, sender_seat=bot.seat, public=False,
+                         body=i18n.gettext(sender.language, BOT_REPLY), reply_to_id=message.id, via="bot",
+                         created_at=utcnow())
+    session.add(reply)
+    session.flush()
+    session.add_all(TableMessageRecipient(message_id=reply.id, seat=s) for s in audience)
+    session.flush()
+    readers = [s for s in seats if s.user_id is not None and s.seat in audience]
+    view = message_view(reply, audience, names)
+    _notify_recipients(session, config, game, reply, view, readers, None)
+    _queue_webhooks(session, config, game, view, readers)
 
 
 def messages_for(session: Session, game_id: str, user: Optional[User], *, after: int = 0,
@@ -139,7 +168,7 @@ def message_view(message: TableMessage, audience: Optional[Iterable[int]], names
         "sender_name": names.get(message.sender_seat, f"Player {message.sender_seat + 1}"),
         "public": message.public,
         "to": to,
-        "to_names": [names.get(s, f"Player {s + 1}") for s in to] if to is not None else None,
+        "to_names": [names.get(s, f"Player {seat_letter(s)}") for s in to] if to is not None else None,
         "body": message.body,
         "reply_to_id": message.reply_to_id,
         "via": message.via,
@@ -172,8 +201,8 @@ def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
     out = {}
     for s in seats:
         holder = users.get(s.user_id)
-        out[s.seat] = (holder.display_name if holder is not None and holder.display_name
-                       else f"Bot {s.seat + 1}" if s.is_bot else f"Player {s.seat + 1}")
+        out[s.seat] = (f"{holder.display_name} ({seat_letter(s.seat)})" if holder is not None and holder.display_name
+                       else f"Bot {seat_letter(s.seat)}" if s.is_bot else f"Player {seat_letter(s.seat)}")
     return out
 
 
@@ -218,14 +247,15 @@ def read_reply_address(config: Config, address: str) -> tuple[int, int]:
 
 
 def _notify_recipients(session: Session, config: Config, game: Game, message: TableMessage, view: dict,
-                       readers: Sequence[Seat], sender: User) -> None:
+                       readers: Sequence[Seat], sender: Optional[User]) -> None:
     """A notification row for each human reader but the sender (see
     :func:`service.notify.notifications.notify_talk`): the message is mailed as the reader's
     notification preferences say, coalesced with their other notifications or in their
     digest, each message with its own reply address (:mod:`service.notify.compose`)."""
     from service.notify import notifications
 
-    others = {s.user_id: s.seat for s in readers if s.user_id is not None and not s.is_bot and s.user_id != sender.id}
+    others = {s.user_id: s.seat for s in readers
+              if s.user_id is not None and not s.is_bot and (sender is None or s.user_id != sender.id)}
     if not others:
         return
     users = list(session.scalars(select(User).where(User.id.in_(sorted(others))).order_by(User.id)))
@@ -311,7 +341,7 @@ def _checked_audience(to: Any, my_seat: int, seats: Sequence[Seat]) -> list[int]
             raise InvalidInput(f"{seat!r} is not a seat of this game", code="invalid_recipients",
                                details={"field": "to"})
         holder = by_seat[seat]
-        if holder.is_bot or holder.user_id is None:
+        if not holder.is_bot and holder.user_id is None:
             raise InvalidInput(f"seat {seat} has no player to read it", code="invalid_recipients",
                                details={"field": "to", "seat": seat})
     audience = sorted(set(wanted) | {my_seat})

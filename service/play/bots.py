@@ -9,6 +9,16 @@ default; :mod:`engine.core.bots`), and the engine reads no clock, so the service
 answer's wall time here (``CAPUA_BOT_THINK_MS``): the search answers with what it has.
 Everything moves through :func:`service.play.store.step_as_stored`, exactly as a player's
 command does, so a game played by bots replays like any other.
+
+**Thinking is the worker's, and its time tells nothing.**  A request answers only what
+takes no thought (chance, forced answers, standing orders, bots at ``random`` or ``easy``
+and stand-ins playing ``defaults``: well under a millisecond each, whatever the seat
+holds); when a *searching* bot (``normal``, ``hard``) owes an answer, the request stops
+there (``search_answers=0``) and the worker plays on (:mod:`service.play.bot_turns`).
+The worker's answers are *paced*: each is given exactly :func:`answer_ms` after its
+search began (``think_ms`` at ``hard``, a quarter of it at ``normal``), however soon the
+search ended (a decision with one legal answer takes the same
+time as one with thirty), so when a bot answers says nothing of what it holds.
 """
 
 from __future__ import annotations
@@ -24,10 +34,19 @@ from engine.core.chance import ChanceRequest, RESOLVE_CHANCE, draw_outcome
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules, forced_answer
 from engine.core.types import Command, Decision, Event, SYSTEM_SEAT
+from service.play.standing_orders import phase_key
 from service.play.store import step_as_stored
+from service.plumbing.clock import DEFAULTS_ONLY
 
 if TYPE_CHECKING:
     from service.play.standing_orders import StandingBook
+
+#: The levels that search, and so think long enough for their time to be worth hiding.
+SEARCH_LEVELS = frozenset({"normal", "hard"})
+
+#: The clock and the wait of paced answers (tests replace them to count the waits).
+_monotonic = time.monotonic
+_sleep = time.sleep
 
 #: A bound on the server's own moves after one command.  A whole game of bots fits well
 #: below it; reaching it means a game's ``pending`` is looping, a bug to report loudly.
@@ -45,28 +64,56 @@ def chance_command(request: ChanceRequest, draw: Optional[Callable[[ChanceReques
     return Command(SYSTEM_SEAT, RESOLVE_CHANCE, {"id": request.id, "outcome": outcome})
 
 
+def answer_ms(level: str, think_ms: int) -> float:
+    """The time a bot at ``level`` takes per answer under the operator's ``think_ms``
+    (``CAPUA_BOT_THINK_MS``): all of it at ``hard``, a quarter at ``normal`` (a quarter of
+    the worlds: its search is done well within that), a bound never reached below."""
+    return think_ms / 4 if level == "normal" else think_ms
+
+
 def bot_command(rules: Rules, state: Any, decision: Decision, *, level: str = bots.DEFAULT_LEVEL,
-                think_ms: int = 1000) -> Command:
-    """The answer of a bot at ``level`` to ``decision`` of ``state``, within ``think_ms``
-    of wall time (see :func:`engine.core.bots.answer`)."""
-    give_up = time.monotonic() + think_ms / 1000
-    return bots.answer(rules, registry.bot_knowledge(rules.name), state, decision,
-                       random.Random(secrets.randbits(64)), level=level,
-                       should_stop=lambda: time.monotonic() >= give_up)
+                think_ms: int = 1000, paced: bool = False,
+                generator: Optional[Callable[[Decision], random.Random]] = None) -> Command:
+    """The answer of a bot at ``level`` to ``decision`` of ``state``, within
+    :func:`answer_ms` of wall time (see :func:`engine.core.bots.answer`); ``paced``: not
+    before it either, so the time an answer takes is the same for every decision.
+    ``generator(decision)`` gives the bot's generator (a test's seeded one,
+    :func:`service.play.games.injected_bot_generator`)."""
+    began = _monotonic()
+    give_up = began + answer_ms(level, think_ms) / 1000
+    rng = generator(decision) if generator is not None else random.Random(secrets.randbits(64))
+    command = bots.answer(rules, registry.bot_knowledge(rules.name), state, decision, rng, level=level,
+                          should_stop=lambda: _monotonic() >= give_up)
+    if paced:
+        left = give_up - _monotonic()
+        if left > 0:
+            _sleep(left)
+    return command
 
 
 def autoplay(
     rules: Rules, state: Any, bot_seats: Collection[int], *, max_steps: int = MAX_AUTOPLAY_STEPS,
     standing: Optional["StandingBook"] = None, level: str = bots.DEFAULT_LEVEL, think_ms: int = 1000,
-    draw: Optional[Callable[[ChanceRequest], Mapping]] = None,
+    draw: Optional[Callable[[ChanceRequest], Mapping]] = None, levels: Optional[Mapping[int, str]] = None,
+    search_answers: Optional[int] = None, paced: bool = False,
+    generator: Optional[Callable[[Decision], random.Random]] = None,
 ) -> tuple[Any, list[Event]]:
     """Resolve chance and answer bot seats until only humans owe an answer or the game ends.
 
-    Bots play at ``level``, each answer within ``think_ms`` of wall time.  A bot's answer
-    that the rules refuse (a schema sample can be legal in shape but not in the game) is
-    replaced by the decision's default, which is always legal.  Free
-    actions never block anyone, so bots leave them alone.  Returns the state and the
-    events made, in stored form.
+    A bot seat plays at its level in ``levels`` (``level`` for a seat not in it), each
+    answer within ``think_ms`` of wall time; a seat at :data:`DEFAULTS_ONLY` answers every
+    decision with its default, as its deadline would.
+
+    ``search_answers`` bounds the answers of searching bots (:data:`SEARCH_LEVELS`; ``None``:
+    no bound): at the bound autoplay stops before the next one, and
+    :func:`owed_by_bots` tells the caller that bots still owe answers.  ``paced`` paces
+    those answers (:func:`bot_command`).  A bot's answer that the rules refuse (a schema
+    sample can be legal in shape but not in the game) is replaced by the decision's
+    default, which is always legal.  Returns the state and the events made, in stored form.
+
+    Free actions (gifts, offers) bots take none of their own, but they answer what is
+    offered to them at once, as their game's bot knowledge says (``free_answer``: a
+    Spartacus bot turns every trade down).
 
     A human's decision whose one legal answer anyone could work out from public
     information (:func:`engine.core.game.forced_answer`) is answered here at once: that
@@ -87,13 +134,19 @@ def autoplay(
         if pending.chance is not None:
             state, made = step_as_stored(rules, state, chance_command(pending.chance, draw))
         else:
+            free = _free_answer(rules, state, pending.decisions, bot_seats)
+            if free is not None:
+                state, made = step_as_stored(rules, state, free)
+                events.extend(made)
+                continue
             owed = [d for d in pending.blocking if d.seat in bot_seats]
             forced = _forced(pending.blocking, pending.decisions, bot_seats)
             if forced is not None and (not owed or forced[0].order <= min(d.order for d in owed)):
                 state, made = step_as_stored(rules, state, forced[1])
                 events.extend(made)
                 continue
-            ordered = _standing_answer(standing, pending.blocking, bot_seats) if standing is not None else None
+            ordered = _standing_answer(standing, pending.blocking, bot_seats, _phase_of(rules, state)) \
+                if standing is not None else None
             if ordered is not None and (not owed or ordered[0].order <= min(d.order for d in owed)):
                 decision, command, order_id = ordered
                 try:
@@ -107,13 +160,42 @@ def autoplay(
             if not owed:
                 return state, events
             decision = min(owed, key=lambda d: d.order)
-            try:
-                command = bot_command(rules, state, decision, level=level, think_ms=think_ms)
-                state, made = step_as_stored(rules, state, command)
-            except RuleViolation:
+            seat_level = levels.get(decision.seat, level) if levels is not None else level
+            if seat_level in SEARCH_LEVELS and search_answers is not None:
+                if search_answers <= 0:
+                    return state, events
+                search_answers -= 1
+            if seat_level == DEFAULTS_ONLY:
                 state, made = step_as_stored(rules, state, decision.default)
+            else:
+                try:
+                    command = bot_command(rules, state, decision, level=seat_level, think_ms=think_ms,
+                                          paced=paced and seat_level in SEARCH_LEVELS, generator=generator)
+                    state, made = step_as_stored(rules, state, command)
+                except RuleViolation:
+                    state, made = step_as_stored(rules, state, decision.default)
         events.extend(made)
     raise AutoplayRunaway(f"{rules.name}: still resolving chance or bot moves after {max_steps} steps")
+
+
+def owed_by_bots(rules: Rules, state: Any, bot_seats: Collection[int]) -> bool:
+    """Whether one of ``bot_seats`` owes an answer that holds the game up."""
+    return rules.outcome(state) is None and any(d.seat in bot_seats for d in rules.pending(state).blocking)
+
+
+def _free_answer(rules: Rules, state: Any, decisions: Sequence[Decision],
+                 bot_seats: frozenset[int]) -> Optional[Command]:
+    """The first free action a bot seat takes on what was offered to it, if any."""
+    knowledge = registry.bot_knowledge(rules.name)
+    answer = getattr(knowledge, "free_answer", None)
+    if answer is None:
+        return None
+    for decision in decisions:
+        if decision.seat in bot_seats and decision.mode == "free":
+            command = answer(state, decision)
+            if command is not None:
+                return command
+    return None
 
 
 def _forced(blocking: Sequence[Decision], open_decisions: Sequence[Decision],
@@ -126,11 +208,24 @@ def _forced(blocking: Sequence[Decision], open_decisions: Sequence[Decision],
     return None
 
 
-def _standing_answer(standing: "StandingBook", blocking: Sequence[Decision],
-                     bot_seats: frozenset[int]) -> Optional[tuple[Decision, Command, int]]:
+def _phase_of(rules: Rules, state: Any) -> Callable[[], Optional[dict]]:
+    """The game's public round and phase, worked out once and only if an order asks."""
+    known: list = []
+
+    def phase() -> Optional[dict]:
+        if not known:
+            known.append(phase_key(rules, state))
+        return known[0]
+
+    return phase
+
+
+def _standing_answer(standing: "StandingBook", blocking: Sequence[Decision], bot_seats: frozenset[int],
+                     phase: Optional[Callable[[], Optional[dict]]] = None
+                     ) -> Optional[tuple[Decision, Command, int]]:
     """The first human decision (in ``order``) that a standing order answers."""
     for decision in sorted((d for d in blocking if d.seat not in bot_seats), key=lambda d: d.order):
-        found = standing.answer(decision)
+        found = standing.answer(decision, phase)
         if found is not None:
             return decision, found[0], found[1]
     return None

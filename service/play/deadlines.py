@@ -51,16 +51,18 @@ from service.plumbing.errors import Conflict, InvalidInput, LostRace
 log = logging.getLogger(__name__)
 
 #: Deadlines this close are also scheduled as Celery tasks at their exact time; later
-#: ones are left to the sweep (tasks with a far ETA sit unacknowledged in the broker and
-#: come back after its visibility timeout).
-ETA_HORIZON = dt.timedelta(minutes=30)
+#: ones are left to the sweep.  A task waiting for its ETA sits unacknowledged in the
+#: broker, which hands it out again once its visibility timeout passes, so the horizon
+#: stays within the countdown the broker allows for (``worker.celery_app.LONGEST_COUNTDOWN``).
+ETA_HORIZON = dt.timedelta(seconds=60)
 
 
 def claim_timeout(config: Config) -> dt.timedelta:
-    """A deadline claim older than this belongs to a dead worker (as for mail)."""
-    from service.plumbing import mail
-
-    return mail.claim_timeout(config)
+    """How old a deadline claim must be before it can only belong to a dead worker: the
+    task time limit (a live task is killed by then) plus half of it, at least 5 s, for
+    clock skew between machines."""
+    limit = config.task_time_limit_seconds
+    return dt.timedelta(seconds=limit + max(5, limit // 2))
 
 
 def on_append(session: Session, config: Config, game: Game, rules: Rules, state: Any,

@@ -14,11 +14,15 @@ from typing import Any, Mapping, Optional
 
 from sqlalchemy.orm import Session
 
+from engine.core import bots
 from service.plumbing import clock
 from service.plumbing.clock import ClockPolicy
 from service.plumbing.db import Game, GameClock, OpenDecision
 from service.plumbing.rows import get_row
 from service.plumbing.errors import InvalidInput
+
+#: How an absent player's seat may be played: by a bot of a level, or by the defaults alone.
+STAND_INS = (*bots.LEVELS, clock.DEFAULTS_ONLY)
 
 #: The time per decision a game may choose, in hours (7 days at most... 90 days).
 MAX_CLOCK_HOURS = 24 * 90
@@ -29,14 +33,17 @@ def checked_clock(spec: Any, default_hours: int) -> tuple[int, dict]:
 
     Keys: ``hours`` (time per decision), ``window_hours`` (time per window answer, at most
     ``hours``; null: a sixth of it, at least an hour), ``time_of_day`` ("HH:MM" or null),
-    ``timezone``, ``weekend_pause``, ``bot_after_missed`` (0: never), ``vacation``.
+    ``timezone``, ``weekend_pause``, ``bot_after_missed`` (0: never), ``stand_in`` (how
+    the bot plays an absent player's seat: a bot level or ``defaults``; null: the
+    operator's level), ``vacation``.
     """
     if spec is None:
         spec = {}
     if not isinstance(spec, Mapping):
         raise InvalidInput("clock must be a JSON object", code="invalid_clock", details={"field": "clock"})
     problems = {}
-    unknown = set(spec) - {"hours", "window_hours", "time_of_day", "timezone", "weekend_pause", "bot_after_missed", "vacation"}
+    unknown = set(spec) - {"hours", "window_hours", "time_of_day", "timezone", "weekend_pause", "bot_after_missed",
+                           "stand_in", "vacation"}
     for name in unknown:
         problems[str(name)[:64]] = "is not a clock setting"
     hours = spec.get("hours", default_hours)
@@ -59,6 +66,9 @@ def checked_clock(spec: Any, default_hours: int) -> tuple[int, dict]:
     missed = spec.get("bot_after_missed", 2)
     if type(missed) is not int or not 0 <= missed <= 100:
         problems["bot_after_missed"] = "must be a number from 0 (never) to 100"
+    stand_in = spec.get("stand_in")
+    if stand_in is not None and stand_in not in STAND_INS:
+        problems["stand_in"] = f"must be one of {', '.join(STAND_INS)}, or null"
     vacation = spec.get("vacation", True)
     if type(vacation) is not bool:
         problems["vacation"] = "must be true or false"
@@ -66,7 +76,7 @@ def checked_clock(spec: Any, default_hours: int) -> tuple[int, dict]:
         raise InvalidInput("The clock is not valid: " + "; ".join(f"{k} {v}" for k, v in sorted(problems.items())),
                            code="invalid_clock", details={"field": "clock", "fields": problems})
     return hours, {"window_hours": window, "time_of_day": time_of_day or None, "timezone": timezone, "weekend_pause": weekend,
-                   "bot_after_missed": missed, "vacation": vacation}
+                   "bot_after_missed": missed, "stand_in": stand_in, "vacation": vacation}
 
 
 def policy_for(session: Session, game: Game) -> ClockPolicy:
@@ -75,7 +85,7 @@ def policy_for(session: Session, game: Game) -> ClockPolicy:
         return ClockPolicy(hours=game.clock_hours)
     return ClockPolicy(hours=game.clock_hours, time_of_day=row.time_of_day, timezone=row.timezone,
                        weekend_pause=row.weekend_pause, bot_after_missed=row.bot_after_missed, vacation=row.vacation,
-                       window_hours=row.window_hours)
+                       window_hours=row.window_hours, stand_in=row.stand_in)
 
 
 def deadline_of(policy: ClockPolicy, mode: str, opened: dt.datetime) -> dt.datetime:

@@ -17,28 +17,33 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import random
 import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from sqlalchemy import and_, not_, or_, select
+from sqlalchemy import and_, not_, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import registry
+from engine.core import bots as engine_bots
 from engine.core import schema as schema_mod
+from engine.core.chance import draw_outcome
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules
-from engine.core.types import Command, Event
+from engine.core.types import Command, Decision, Event
 from service.identity import settings
 from service.play import absence, at_hand, fanout, game_clock, meta_events, standing_orders, store
-from service.play.bots import autoplay
+from service.play.bots import autoplay, owed_by_bots
+from service.plumbing import dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.rows import get_rows
+from service.words.seat_marks import seat_letter
 from service.plumbing.errors import (
     Conflict,
     Forbidden,
@@ -94,6 +99,7 @@ def create_game(
     seats: int,
     invites: Sequence[str] = (),
     bot_seats: Sequence[int] = (),
+    bot_levels: Optional[Mapping[Any, Any]] = None,
     creator_seat: Optional[int] = 0,
     clock_hours: Optional[int] = None,
     title: str = "",
@@ -103,7 +109,11 @@ def create_game(
 
     Invited emails take the seats that are neither the creator's nor bots', lowest
     first; seats beyond the invitations stay open for anyone with the game's id.
-    ``creator_seat=None`` lets the creator set up a game they do not play.  Everything is
+    ``creator_seat=None`` lets the creator set up a game they do not play.  ``bot_levels``
+    gives a bot seat its level (seat number, or its digits, to a level of
+    :data:`engine.core.bots.LEVELS`); a bot seat without one, and the stand-in for an
+    absent player unless ``clock`` names ``stand_in``, play at the operator's
+    ``CAPUA_BOT_LEVEL`` as it is now.  Everything is
     validated before anything is written, so a refused request changes nothing; each
     refusal is an :class:`InvalidInput` naming the ``field``.
     """
@@ -112,6 +122,7 @@ def create_game(
     seat_count = _checked_seat_count(rules, options, seats)
     creator_seat = _checked_creator_seat(creator_seat, seat_count)
     bots = _checked_bot_seats(bot_seats, seat_count, creator_seat)
+    levels = _checked_bot_levels(bot_levels, bots, config.bot_level)
     invited = _checked_invites(invites, creator)
     free = [s for s in range(seat_count) if s != creator_seat and s not in bots]
     if len(invited) > len(free):
@@ -125,6 +136,7 @@ def create_game(
         raise InvalidInput("clock_hours and clock.hours differ; give one of them", code="invalid_clock",
                            details={"field": "clock"})
     hours, clock_fields = game_clock.checked_clock(clock, hours)
+    clock_fields["stand_in"] = clock_fields["stand_in"] or config.bot_level
     title = _checked_title(title, rules)
     if creator.id is None:  # a user created in this same transaction
         session.add(creator)
@@ -154,6 +166,7 @@ def create_game(
             user_id=creator.id if n == creator_seat else None,
             invited_email=invitation.get(n),
             is_bot=n in bots,
+            bot_level=levels.get(n),
             joined_at=now if n == creator_seat else None,
         )
         for n in range(seat_count)
@@ -233,7 +246,27 @@ def join_game(session: Session, config: Config, game_id: str, user: User, seat: 
 def _start(session: Session, config: Config, game: Game, rules: Rules, seats: Sequence[Seat]) -> SubmitResult:
     """Deal the game: the initial state, then chance and bots until a human must act."""
     state = rules.initial_state(game.seat_count, game.options)
+    state = _test_start_state(session, config, game, rules, state)
     return _advance(session, config, game, rules, state, None, None, seats)
+
+
+def _test_start_state(session: Session, config: Config, game: Game, rules: Rules, state: Any) -> Any:
+    """The state a test starts ``game`` from: ``state`` itself, except under ``TESTING``.
+
+    A scenario test may need a hand or a table that public setup cannot deal (the rulebook's
+    worked examples); ``create_app({"test_start_state": fn, "TESTING": True})`` with
+    ``fn(game, state) -> state`` (``state`` is the rules' initial state; return it unchanged
+    to start as usual) hands the service a hand-built engine state instead.  The events
+    fold onto it, so it is stored as the game's snapshot at version 0, which the loader
+    prefers to the rules' initial state.  A configuration without ``TESTING`` never reads it.
+    """
+    source = config.extra.get("test_start_state") if config.extra.get("TESTING") else None
+    if source is None:
+        return state
+    built = source(game, state)
+    if built is not state:
+        store.write_snapshot(session, game, 0, built, rules=rules)
+    return built
 
 
 # ---------------------------------------------------------------- playing
@@ -314,17 +347,54 @@ def apply_default(session: Session, config: Config, game_id: str, decision_id: s
     return _advance(session, config, game, rules, state, decision.default, None, _seats(session, game.id))
 
 
-def injected_chance(config: Config, game: Game) -> Optional[Callable[[Any], Mapping[str, Any]]]:
-    """The chance source a test injected (``create_app({"test_chance": fn, "TESTING": True})``,
-    ``fn(game, request) -> outcome``), bound to ``game``; ``None`` (the CSPRNG) otherwise.
+def play_owed_bot_answers(session: Session, config: Config, game_id: str, *,
+                          answers: int) -> Optional[SubmitResult]:
+    """Give up to ``answers`` answers the game's searching bots owe, paced, then what
+    follows them without thought (see :mod:`service.play.bot_turns`, the worker's).
 
-    Tests use it to deal two games differently and play the same public moves in both; a
-    configuration without ``TESTING`` never uses it."""
-    source = config.extra.get("test_chance") if config.extra.get("TESTING") else None
-    if source is None:
+    Returns ``None``, changing nothing, when no bot owes anything (the game moved on or
+    ended, another worker was first); ``game.bots_due_at`` stays set while more is owed.
+    """
+    game = session.get(Game, game_id) if isinstance(game_id, str) and _GAME_ID.match(game_id) else None
+    if game is None or game.status != "running" or game.bots_due_at is None:
         return None
-    return lambda request: source(game, request)
+    rules = store.rules_of(game)
+    state = store.load_state(session, game, rules=rules)
+    seats = _seats(session, game.id)
+    if not owed_by_bots(rules, state, {s.seat for s in seats if s.is_bot or s.bot_since is not None}):
+        game.bots_due_at = None
+        return None
+    return _advance(session, config, game, rules, state, None, None, seats, search_answers=answers, paced=True,
+                    wake_worker=False)
 
+
+def injected_chance(config: Config, game: Game) -> Optional[Callable[[Any], Mapping[str, Any]]]:
+    """The chance source a test injected, bound to ``game``; ``None`` (the CSPRNG) otherwise.
+
+    Two ways, both only with ``TESTING`` (a production configuration never has them):
+    ``create_app({"test_chance": fn, ...})`` with ``fn(game, request) -> outcome`` (tests deal
+    two games differently and play the same public moves in both), or ``{"test_seed": s}``,
+    which draws every chance request from a generator seeded by ``s`` and the request's id
+    (unique within a game), so a test's game deals the same way on every run."""
+    if not config.extra.get("TESTING"):
+        return None
+    source = config.extra.get("test_chance")
+    if source is not None:
+        return lambda request: source(game, request)
+    seed = config.extra.get("test_seed")
+    if seed is not None:
+        return lambda request: draw_outcome(request, random.Random(f"{seed}/chance/{request.id}").randrange)
+    return None
+
+
+def injected_bot_generator(config: Config) -> Optional[Callable[[Decision], random.Random]]:
+    """With ``{"test_seed": s, "TESTING": True}``, the generator a bot answering a decision
+    uses, seeded by ``s`` and the decision, so a test's bots answer the same way on every
+    run; ``None`` (a generator seeded from the CSPRNG per answer) otherwise."""
+    seed = config.extra.get("test_seed") if config.extra.get("TESTING") else None
+    if seed is None:
+        return None
+    return lambda decision: random.Random(f"{seed}/bot/{decision.seat}/{decision.id}")
 
 
 def _advance(
@@ -338,11 +408,19 @@ def _advance(
     seats: Sequence[Seat],
     *,
     hand: Optional[at_hand.AtHand] = None,
+    search_answers: int = 0,
+    paced: bool = False,
+    wake_worker: bool = True,
 ) -> SubmitResult:
     """Decide ``command`` (if any) on ``state`` (the game at ``game.version``), autoplay,
     append it all in one optimistic step and bring the game row and its open decisions
     up to date.  ``hand`` is what :func:`service.play.at_hand.load` read beside the game,
-    when the caller loaded it that way; the listeners are then spared their reads."""
+    when the caller loaded it that way; the listeners are then spared their reads.
+
+    Searching bots give at most ``search_answers`` answers here (none in a request: the
+    worker gives them, :mod:`service.play.bot_turns`, ``paced``); when they still owe
+    one, ``game.bots_due_at`` says so and the worker is woken after the commit (unless
+    the worker itself is playing them, ``wake_worker=False``)."""
     made: list[Event] = []
     if command is not None:
         try:
@@ -350,9 +428,12 @@ def _advance(
         except RuleViolation as err:
             raise from_rule_violation(err) from err
     book = standing_orders.book_for(session, game, seats) if hand is None or hand.standing_orders else None
-    state, auto = autoplay(rules, state, {s.seat for s in seats if s.is_bot or s.bot_since is not None},
-                           standing=book, level=config.bot_level, think_ms=config.bot_think_ms,
-                           draw=injected_chance(config, game))
+    played_by_server = {s.seat for s in seats if s.is_bot or s.bot_since is not None}
+    state, auto = autoplay(rules, state, played_by_server, standing=book, level=config.bot_level,
+                           think_ms=config.bot_think_ms, draw=injected_chance(config, game),
+                           generator=injected_bot_generator(config),
+                           levels=bot_levels(session, config, game, seats), search_answers=search_answers,
+                           paced=paced)
     actors: list[Optional[int]] = [actor_user_id] * len(made) + [None] * len(auto)
     for first, count, owner, _order in book.attributions if book is not None else ():
         # A standing order's answer is the player's own, given in advance.
@@ -374,6 +455,12 @@ def _advance(
         game.outcome = outcome.to_json()
     else:
         game.status = "running"
+    if owed_by_bots(rules, state, played_by_server):
+        game.bots_due_at = utcnow()
+        if wake_worker:
+            dispatch.remember_bots(session, config, game.id)
+    else:
+        game.bots_due_at = None
     if book is not None and book.attributions:
         book.record_uses(session, game.id)
     deadlines, opened = refresh_open_decisions(session, game, rules, state, seats=seats)
@@ -384,6 +471,18 @@ def _advance(
     session.flush()
     return SubmitResult(version=game.version, events=appended, outcome=game.outcome, game=game, rules=rules,
                         state=state, seats=seats, deadlines=deadlines, at=game.updated_at)
+
+
+def bot_levels(session: Session, config: Config, game: Game, seats: Sequence[Seat]) -> dict[int, str]:
+    """How each seat the server plays is played: a bot seat at its level, an absent
+    player's seat as the game's ``stand_in`` says (a level or ``defaults``); a game from
+    before levels were chosen at the operator's ``CAPUA_BOT_LEVEL``."""
+    levels = {s.seat: s.bot_level or config.bot_level for s in seats if s.is_bot}
+    absent = [s.seat for s in seats if not s.is_bot and s.bot_since is not None]
+    if absent:
+        stand_in = game_clock.policy_for(session, game).stand_in or config.bot_level
+        levels.update((seat, stand_in) for seat in absent)
+    return levels
 
 
 def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: Any, *,
@@ -648,6 +747,7 @@ def _summaries(session: Session, games: Sequence[Game], user: Optional[User]) ->
             "invited_seat": next((r.seat for r in rows if r.user_id is None and email is not None
                                   and r.invited_email == email), None),
             "awaiting_seats": sorted({d.seat for d in blocking}),
+            "bots_thinking": game.status == "running" and game.bots_due_at is not None,
             "my_open_decisions": len(mine_blocking),
             "next_deadline": min((d.deadline_at for d in blocking if d.deadline_at), default=None),
             "my_next_deadline": min((d.deadline_at for d in mine_blocking if d.deadline_at), default=None),
@@ -656,19 +756,29 @@ def _summaries(session: Session, games: Sequence[Game], user: Optional[User]) ->
     return out
 
 
+def mark_on_page(session: Session, game_id: str, user: Optional[User], now: Optional[dt.datetime] = None) -> None:
+    """Remember that ``user`` has the game's page in front of them now (their seat's
+    ``on_page_at``); nothing for a visitor without a seat.  A game is never changed."""
+    if user is None:
+        return
+    session.execute(update(Seat).where(Seat.game_id == game_id, Seat.user_id == user.id)
+                    .values(on_page_at=now or utcnow()))
+
+
 def _seat_summary(row: Seat, users: Mapping[int, User], viewer: Optional[User], show_invite: bool) -> dict:
     holder = users.get(row.user_id) if row.user_id is not None else None
     invited = row.user_id is None and row.invited_email is not None
     if row.is_bot:
-        name: Optional[str] = f"Bot {row.seat + 1}"
+        name: Optional[str] = f"Bot {seat_letter(row.seat)}"
     elif holder is not None:
-        name = holder.display_name or f"Player {row.seat + 1}"
+        name = holder.display_name or f"Player {seat_letter(row.seat)}"
     else:
         name = None
     out = {
         "seat": row.seat,
         "name": name,
         "is_bot": row.is_bot,
+        "bot_level": row.bot_level if row.is_bot else None,
         "invited": invited,
         "open": _is_open(row),
         "is_you": viewer is not None and row.user_id == viewer.id,
@@ -774,6 +884,26 @@ def _checked_bot_seats(bot_seats: Any, seat_count: int, creator_seat: Optional[i
         raise InvalidInput(f"seat {creator_seat} cannot be both yours and a bot's", code="invalid_seat",
                            details={"field": "bot_seats"})
     return frozenset(bots)
+
+
+def _checked_bot_levels(bot_levels: Any, bots: frozenset[int], default: str) -> dict[int, str]:
+    """The level of every bot seat: ``bot_levels``'s, else ``default``."""
+    if bot_levels is None:
+        bot_levels = {}
+    if not isinstance(bot_levels, Mapping):
+        raise InvalidInput("bot_levels must map bot seats to levels", code="invalid_bot_level",
+                           details={"field": "bot_levels"})
+    levels = {n: default for n in bots}
+    for key, level in bot_levels.items():
+        seat = key if type(key) is int else int(key) if isinstance(key, str) and key.isdigit() and len(key) < 4 else None
+        if seat not in bots:
+            raise InvalidInput(f"bot_levels names {str(key)[:8]!r}, which is not a bot seat", code="invalid_bot_level",
+                               details={"field": "bot_levels"})
+        if level not in engine_bots.LEVELS:
+            raise InvalidInput(f"a bot's level is one of {', '.join(engine_bots.LEVELS)}", code="invalid_bot_level",
+                               details={"field": "bot_levels", "seat": seat})
+        levels[seat] = level
+    return levels
 
 
 def _checked_invites(invites: Any, creator: User) -> list[str]:

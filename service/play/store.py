@@ -291,7 +291,7 @@ def _newest_snapshot(session: Session, game: Game, rules: Rules, seq: int) -> tu
     newest one is good.
     """
     bound = seq
-    while bound > 0:
+    while bound >= 0:  # a test's hand-built start is a snapshot at 0 (games._test_start_state)
         row = session.execute(
             select(Snapshot.seq, Snapshot.state)
             .where(Snapshot.game_id == game.id, Snapshot.rules_version == rules.rules_version,

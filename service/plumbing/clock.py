@@ -40,6 +40,11 @@ def default_window_hours(hours: int) -> int:
     return max(1, round(hours * WINDOW_SHARE))
 
 
+#: The stand-in that plays no move of its own: each decision of the absent player's seat
+#: gets its default (the answer its deadline would give) at once.
+DEFAULTS_ONLY = "defaults"
+
+
 @dataclass(frozen=True)
 class ClockPolicy:
     """How a game's deadlines are set (see :class:`service.plumbing.db.GameClock`)."""
@@ -52,6 +57,9 @@ class ClockPolicy:
     vacation: bool = True
     #: Time per window answer; ``None``: :func:`default_window_hours` of ``hours``.
     window_hours: Optional[int] = None
+    #: How an absent player's seat is played: a bot level, or :data:`DEFAULTS_ONLY`;
+    #: ``None``: the operator's ``CAPUA_BOT_LEVEL``.
+    stand_in: Optional[str] = None
 
     @property
     def zone(self) -> ZoneInfo:
@@ -69,7 +77,7 @@ class ClockPolicy:
     def to_json(self) -> dict:
         return {"hours": self.hours, "window_hours": self.window, "time_of_day": self.time_of_day,
                 "timezone": self.timezone, "weekend_pause": self.weekend_pause,
-                "bot_after_missed": self.bot_after_missed, "vacation": self.vacation}
+                "bot_after_missed": self.bot_after_missed, "stand_in": self.stand_in, "vacation": self.vacation}
 
 
 def zone(name: str) -> ZoneInfo:

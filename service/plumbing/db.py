@@ -123,6 +123,9 @@ class Game(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     outcome: Mapped[Optional[dict[str, Any]]] = mapped_column(nullable=True)
+    # When a searching bot was last found owing an answer: the worker gives it
+    # (service.play.bot_turns), never a request.  Null: no bot owes anything.
+    bots_due_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True, index=False)
 
 
 class Seat(db.Model):
@@ -136,11 +139,17 @@ class Seat(db.Model):
     user_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     invited_email: Mapped[Optional[str]] = mapped_column(String(320), nullable=True)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    # A bot seat's level (engine.core.bots.LEVELS), chosen at creation; null: the operator's
+    # CAPUA_BOT_LEVEL (seats from before levels were chosen).
+    bot_level: Mapped[Optional[str]] = mapped_column(String(16), nullable=True)
     joined_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
     # Absence (service.play.absence): deadlines this seat's player let pass in a row, and since
     # when the bot plays the seat for them (until they act again).
     missed_deadlines: Mapped[int] = mapped_column(Integer, default=0)
     bot_since: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    # When the seat's player last had the game's page in front of them (service.notify
+    # mails no "your move" to a player who is on the page at that moment).
+    on_page_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
 
 
 class StoredEvent(db.Model):
@@ -256,7 +265,10 @@ class GameClock(db.Model):
     ``weekend_pause`` stops the clock from Saturday 00:00 to Monday 00:00 in ``timezone``;
     after ``bot_after_missed`` deadlines missed in a row (0: never) the bot plays the seat;
     ``vacation`` lets players spend vacation days in this game; ``window_hours`` is the
-    time per window answer (null: a sixth of the time per decision, at least an hour).
+    time per window answer (null: a sixth of the time per decision, at least an hour);
+    ``stand_in`` is how the seat of an absent player is played: a bot level or
+    ``defaults`` (every decision gets its default at once; null: the operator's
+    ``CAPUA_BOT_LEVEL``).
     """
 
     __tablename__ = "game_clocks"
@@ -267,6 +279,7 @@ class GameClock(db.Model):
     bot_after_missed: Mapped[int] = mapped_column(Integer, default=2)
     vacation: Mapped[bool] = mapped_column(Boolean, default=True)
     window_hours: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
+    stand_in: Mapped[Optional[str]] = mapped_column(String(16), nullable=True)
     paused_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
     paused_by: Mapped[Optional[int]] = mapped_column(Integer, nullable=True)
 
@@ -489,7 +502,8 @@ class TableMessage(db.Model):
     __table_args__ = (Index("ix_table_messages_game", "game_id", "id"),)
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    sender_user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    # null: a bot's message (service.notify.talk.BOT_REPLY)
+    sender_user_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=True)
     sender_seat: Mapped[int] = mapped_column(Integer)
     public: Mapped[bool] = mapped_column(Boolean, default=True)
     body: Mapped[str] = mapped_column(Text)

@@ -10,8 +10,8 @@ mode at start-up, and every call picks the one of ``config``'s mode.
 Nothing here raises: the rows are committed, and if a wake-up is lost (no worker
 registered in this process, a broker outage) the sweeps find the rows anyway.
 
-Work remembered on a session with :func:`remember_users`, :func:`remember_deadlines` or
-:func:`remember_webhooks` is handed over after that session commits, and forgotten when
+Work remembered on a session with :func:`remember_users`, :func:`remember_deadlines`,
+:func:`remember_webhooks` or :func:`remember_bots` is handed over after that session commits, and forgotten when
 it rolls back, so nothing is announced that did not happen.
 """
 
@@ -49,6 +49,9 @@ class Dispatcher(Protocol):
                       deadlines: list[tuple[int, dt.datetime]]) -> None:
         """Compose the pending notifications of ``user_ids``; act on each open decision
         ``(id, deadline)`` when its deadline passes."""
+
+    def bots(self, config: Config, game_ids: list[str]) -> None:
+        """Have the searching bots of ``game_ids`` give the answers they owe."""
 
 
 _dispatchers: dict[str, Dispatcher] = {}
@@ -106,12 +109,24 @@ def notifications_committed(config: Config, user_ids: Iterable[int],
         log.warning("could not hand notifications to the worker; the sweep will", exc_info=True)
 
 
+def bots_committed(config: Config, game_ids: Iterable[str]) -> None:
+    """Wake whoever plays the bots that owe answers in ``game_ids``."""
+    game_ids = sorted(set(game_ids))
+    dispatcher = _for(config) if game_ids else None
+    if dispatcher is None:
+        return
+    try:
+        dispatcher.bots(config, game_ids)
+    except Exception:
+        log.warning("could not hand bot turns to the worker; the sweep will", exc_info=True)
+
+
 # --------------------------------------------------------------------------- after commit
 
 
 def _box(session: Session, config: Config) -> dict:
     return session.info.setdefault(_AFTER_COMMIT, {"config": config, "users": set(), "deadlines": [],
-                                                   "webhooks": []})
+                                                   "webhooks": [], "bots": set()})
 
 
 def remember_users(session: Session, config: Config, user_ids: Iterable[int]) -> None:
@@ -122,6 +137,11 @@ def remember_users(session: Session, config: Config, user_ids: Iterable[int]) ->
 def remember_deadlines(session: Session, config: Config, deadlines: Iterable[tuple[int, dt.datetime]]) -> None:
     """Have deadline tasks scheduled for these ``(open_decision_id, deadline)`` after commit."""
     _box(session, config)["deadlines"].extend(deadlines)
+
+
+def remember_bots(session: Session, config: Config, game_id: str) -> None:
+    """Have the bots that owe answers in ``game_id`` play after ``session`` commits."""
+    _box(session, config)["bots"].add(game_id)
 
 
 def remember_webhooks(session: Session, config: Config, ids: Iterable[int]) -> None:
@@ -138,6 +158,8 @@ def _hand_over_after_commit(session: Session) -> None:
         webhooks_committed(box["config"], box["webhooks"])
     if box["users"] or box["deadlines"]:
         notifications_committed(box["config"], box["users"], box["deadlines"])
+    if box["bots"]:
+        bots_committed(box["config"], box["bots"])
 
 
 @event.listens_for(Session, "after_rollback")

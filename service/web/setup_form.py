@@ -21,6 +21,7 @@ from service.plumbing.errors import InvalidInput
 from service.web import schema_forms
 from service.words import terms
 from service.words.i18n import N_
+from service.words.seat_marks import seat_letter
 
 #: The times per decision the form offers, in hours (the API takes any from 1 h to 90 days).
 CLOCK_HOURS: tuple[tuple[int, str], ...] = (
@@ -30,6 +31,13 @@ CLOCK_HOURS: tuple[tuple[int, str], ...] = (
 ROLES: tuple[tuple[str, str], ...] = (
     ("me", N_("You")), ("invite", N_("A player you invite")), ("bot", N_("A bot")), ("open", N_("Anyone who joins")),
 )
+#: How a bot seat plays, and how an absent player's seat is played (``defaults``: only the
+#: answers its deadlines would give).
+BOT_LEVELS: tuple[tuple[str, str], ...] = (
+    ("random", N_("random moves")), ("easy", N_("easy")), ("normal", N_("normal")), ("hard", N_("hard")),
+)
+STAND_INS: tuple[tuple[str, str], ...] = (*BOT_LEVELS, ("defaults", N_("defaults only (no bot moves)")))
+
 #: Options of the registered games in words (the engine's descriptions are English).
 OPTION_LABELS: dict[str, str] = {
     "solo_level": N_("Solo level (1–5)"),
@@ -55,7 +63,14 @@ OPTION_HELP: dict[tuple[str, str], str] = {
                                     "as printed."),
     ("spartacus", "influence_cap"): N_("A house rule, not in the rulebook: no house's influence climbs above "
                                        "this. 0 leaves influence unbounded as printed."),
+    ("spartacus", "decapitation_odds"): N_("The German rulebook pays 2:1, the Russian one 3:1."),
+    ("spartacus", "two_player_variant"): N_("Two domini, with the rulebook's changes for two players."),
+    ("pax", "solo_level"): N_("For a game of one against Rome: you win with 3, 4, 5, 6 or 7 categories "
+                              "stronger than Rome; levels 1 to 4 also need all 7 categories laid."),
 }
+#: Options for those who bring their own card data (a card set's file, card documents, a
+#: deck of ids): shown to players folded away under "Advanced", never among the game's options.
+ADVANCED_OPTIONS = frozenset({"card_set", "custom_cards", "custom_deck"})
 VALUE_LABELS: dict[str, str] = {
     "none": N_("none"), "default": N_("the standard set"),
     "quick": N_("quick (start with 7 influence)"), "standard": N_("standard (start with 4 influence)"),
@@ -76,19 +91,22 @@ def clock_choices(default_hours: int) -> tuple[tuple[int, str], ...]:
     return tuple(sorted((*CLOCK_HOURS, (default_hours, N_("%(hours)s hours"))), key=lambda choice: choice[0]))
 
 
-def blank(game_type: str, user_timezone: str, default_hours: int) -> MultiDict:
+def blank(game_type: str, user_timezone: str, default_hours: int, bot_level: str = "normal") -> MultiDict:
     """The form of a new ``game_type`` game as first shown: the options' defaults, the
     fewest players those defaults allow (two at least, where the game allows it), you in
-    the first seat and bots in the others, so the form as shown starts a game at once,
-    and the site's default clock (``CAPUA_DEFAULT_CLOCK_HOURS``) in your time zone."""
+    the first seat and bots at the site's level (``CAPUA_BOT_LEVEL``) in the others, so
+    the form as shown starts a game at once, and the site's default clock
+    (``CAPUA_DEFAULT_CLOCK_HOURS``) in your time zone."""
     counts = seat_counts(game_type)
     allowed = sorted(registry.get(game_type).seat_counts({})) or counts
     seats = next((n for n in allowed if n >= 2), allowed[0])
     form = MultiDict({"game_type": game_type, "seats": str(seats), "clock.hours": str(default_hours),
                       "clock.timezone": user_timezone if clock.is_time_zone(user_timezone) else "UTC",
-                      "clock.bot_after_missed": "2", "clock.vacation": "1", "title": ""})
+                      "clock.bot_after_missed": "2", "clock.stand_in": bot_level, "clock.vacation": "1",
+                      "title": ""})
     for n in range(max(counts)):
         form[f"seat.{n}.role"] = "me" if n == 0 else "bot"
+        form[f"seat.{n}.level"] = bot_level
     for field in option_fields(game_type, "en"):
         _put_default(form, field)
     return form
@@ -148,11 +166,14 @@ def option_fields(game_type: str, language: str) -> list[dict]:
         words = OPTION_LABELS.get(field["key"])
         if words:
             field["label"] = _(words)
-            if language != "en":
-                field["help"] = ""  # the engine's description is English only
+            # the engine's description is English only and mostly says the label again
+            field["help"] = ""
         help_words = OPTION_HELP.get((game_type, field["key"]))
         if help_words:
             field["help"] = _(help_words)
+        if field["key"] in defaults and field["kind"] == "select":
+            field["required"] = True  # the default is chosen, never an empty "—"
+        field["advanced"] = field["key"] in ADVANCED_OPTIONS
     return fields
 
 
@@ -177,6 +198,7 @@ def read(form: MultiDict, language: str) -> dict:
         raise InvalidInput(_("Choose how many players."), code="invalid_seats", details={"field": "seats"})
     creator_seat: Optional[int] = None
     bots, invites = [], []
+    levels: dict[int, str] = {}
     open_seen: Optional[int] = None
     for n in range(seats):
         role = form.get(f"seat.{n}.role", "open")
@@ -187,20 +209,26 @@ def read(form: MultiDict, language: str) -> dict:
             creator_seat = n
         elif role == "bot":
             bots.append(n)
+            level = form.get(f"seat.{n}.level", "")
+            if level:
+                if level not in dict(BOT_LEVELS):
+                    raise InvalidInput(_("Seat %(n)s: choose how well the bot plays.", n=n + 1),
+                                       code="invalid_bot_level", details={"field": f"seat.{n}.level"})
+                levels[n] = level
         elif role == "invite":
             email = form.get(f"seat.{n}.email", "").strip()
             if not email:
-                raise InvalidInput(_("Seat %(n)s: enter the address of the player you invite.", n=n + 1),
+                raise InvalidInput(_("Seat %(n)s: enter the address of the player you invite.", n=seat_letter(n)),
                                    code="invalid_invites", details={"field": f"seat.{n}.email"})
             if open_seen is not None:
                 raise InvalidInput(_("Seat %(open)s is open to anyone but seat %(n)s is an invitation: put the "
-                                     "invited players first.", open=open_seen + 1, n=n + 1),
+                                     "invited players first.", open=seat_letter(open_seen), n=seat_letter(n)),
                                    code="invalid_invites", details={"field": f"seat.{n}.role"})
             invites.append(email)
         elif role == "open":
             open_seen = n if open_seen is None else open_seen
         else:
-            raise InvalidInput(_("Seat %(n)s: choose who sits there.", n=n + 1), code="invalid_seat",
+            raise InvalidInput(_("Seat %(n)s: choose who sits there.", n=seat_letter(n)), code="invalid_seat",
                                details={"field": f"seat.{n}.role"})
     return {
         "game_type": game_type,
@@ -208,6 +236,7 @@ def read(form: MultiDict, language: str) -> dict:
         "seats": seats,
         "invites": invites,
         "bot_seats": bots,
+        "bot_levels": levels,
         "creator_seat": creator_seat,
         "title": form.get("title", "").strip(),
         "clock": _clock(form),
@@ -233,6 +262,7 @@ def _clock(form: MultiDict) -> dict:
         "timezone": form.get("clock.timezone", "UTC").strip() or "UTC",
         "weekend_pause": "clock.weekend_pause" in form,
         "bot_after_missed": whole("clock.bot_after_missed", 2),
+        "stand_in": form.get("clock.stand_in", "").strip() or None,  # none: the site's bot level
         "vacation": "clock.vacation" in form,
     }
 
@@ -264,13 +294,23 @@ def explain(err: InvalidInput) -> tuple[str, Optional[str]]:
         problems = details.get("fields") or {}
         names = {"hours": _("Time per decision"), "window_hours": _("Time per window answer"),
                  "time_of_day": _("Deadlines fall at"),
-                 "timezone": _("Time zone"), "bot_after_missed": _("Missed deadlines before a bot takes over")}
+                 "timezone": _("Time zone"), "bot_after_missed": _("Missed deadlines before a bot takes over"),
+                 "stand_in": _("Who plays for an absent player")}
         named = [names.get(k, k) for k in sorted(problems)] or [_("Clock")]
         return _("The clock is not valid: check %(fields)s.", fields=", ".join(named)), "clock"
+    if err.code == "invalid_bot_level" and field == "bot_levels":
+        return _("Choose how well each bot plays."), "seats"
     if err.code == "invalid_options":
         return _("The options are not valid: %(problem)s", problem=err.message), "options"
     return err.message, field if isinstance(field, str) else None
 
 
-def time_zones() -> list[str]:
-    return ["UTC", *clock.common_time_zones()]
+def time_zone_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The time zones by region for a grouped list: ``(region, [(zone, place)])``, UTC
+    first on its own; the place is the zone's name after its region, in words
+    ("America/Argentina/Buenos_Aires" -> "Argentina / Buenos Aires")."""
+    groups: dict[str, list[tuple[str, str]]] = {"UTC": [("UTC", "UTC")]}
+    for zone in clock.common_time_zones():
+        region, _slash, place = zone.partition("/")
+        groups.setdefault(region, []).append((zone, place.replace("_", " ").replace("/", " / ")))
+    return list(groups.items())

@@ -46,8 +46,10 @@ def test_pax_specialises_where_a_card_lifts_it_above_rome():
 def test_pax_buys_the_legion_rome_would_take():
     """Rulebook, End of round: "the legion with the highest sum of aurei goes to Rome"."""
     rich = (pax.card("army", symbols=3, price=4), pax.card("army", symbols=2, price=3))
+    # (the fillers are land, which seat 0 does not specialise in: a cheap card of its own
+    # category would rightly be worth more to it than what Rome would take)
     state = pax.table(2, step="buy", legions=[pax.filler(1), rich, pax.filler(1)], gold=[12, 5],
-                      tableaux=[pax.cards("land", 3), pax.cards("army", 2)])
+                      tableaux=[pax.cards("wealth", 3), pax.cards("army", 2)])
     decision = pax.decision(state)
     assert _every_seed("pax", state, decision) == {repr(Command(0, "buy_legion", {"legion": 2}))}
 

@@ -25,8 +25,8 @@ def _wait(predicate, timeout=20.0):
 
 def test_the_worker_thread_mails_and_applies_deadlines(sessions, cfg, smtp_sink, stop_workers):
     worker = inprocess.start(sessions, cfg, interval=0.2)
-    assert [getattr(j, "__name__", type(j).__name__) for j in worker.jobs][:3] == \
-        ["apply_deadlines", "send_reminders", "compose_notifications"]
+    assert [getattr(j, "__name__", type(j).__name__) for j in worker.jobs][:4] == \
+        ["apply_deadlines", "play_bots", "send_reminders", "compose_notifications"]
     game_id, users = new_game(sessions, cfg, options={"target": 1000}, clock={"vacation": False})
     assert _wait(lambda: {str(m["To"]) for m in smtp_sink.received()} == {"ann@example.org", "bob@example.org"}), \
         "the commit woke the thread, which composed and sent both players' mail"

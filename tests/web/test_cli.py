@@ -159,7 +159,7 @@ def test_demo_prints_a_link_into_a_game_against_bots(run, served, tmp_path):
     assert re.fullmatch(r"/games/[A-Za-z0-9_-]+", game_path)
     page = client.get(game_path).data.decode()
     assert "PAX against three bots" in page and "Your hand" in page
-    assert page.count('<span class="badge quiet">bot</span>') == 3
+    assert page.count('<span class="badge quiet">bot: normal</span>') == 3  # the demo's bots play at normal
     database.dispose(app)
     assert outbox_files(app.extensions["capua.config"]) == []
 

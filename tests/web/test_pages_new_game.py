@@ -14,7 +14,7 @@ from tests.web.support import csrf_from, sign_in_with
 
 #: One option per game that differs from its default, as typed into the form.
 CHANGED_OPTION = {
-    "pax": ("arg.solo_level", "", "solo_level", None),
+    "pax": ("arg.solo_level", "", "solo_level", 1),  # an emptied field plays the schema's default
     "rom": ("arg.variant_intrigue", "1", "variant_intrigue", True),
     "spartacus": ("arg.game_length", '"quick"', "game_length", "quick"),
     "spartacus_arena": ("arg.fighter_ii", '"gannicus"', "fighter_ii", "gannicus"),
@@ -90,7 +90,7 @@ def test_every_game_type_is_created_through_its_form(ann, web_sessions, web_conf
     ({"clock.time_of_day": "25:00"}, "The clock is not valid: check Deadlines fall at.", 'value="25:00"'),
     ({"arg.max_rounds": "lots"}, "Last round (0: no limit) must be a whole number.", 'value="lots"'),
     ({"seat.1.role": "open", "seat.2.role": "invite", "seat.2.email": "cy@example.org"},
-     "Seat 2 is open to anyone but seat 3 is an invitation: put the invited players first.", "cy@example.org"),
+     "Seat B is open to anyone but seat C is an invitation: put the invited players first.", "cy@example.org"),
     ({"seat.1.role": "me"}, "You can hold only one seat.", 'value="Kept title"'),
 ])
 def test_invalid_input_shows_the_form_again_and_creates_nothing(ann, web_sessions, change, message, kept):
@@ -157,3 +157,50 @@ def test_the_form_as_first_shown_starts_a_game_against_bots(ann, web_sessions, g
     with web_sessions() as s:
         game = s.scalars(select(Game).order_by(Game.created_at.desc())).first()
         assert (game.game_type, game.status) == (game_type, "running")
+
+
+def test_each_bots_level_and_the_stand_in_are_chosen_on_the_form(ann, web_sessions, web_config):
+    page = ann.get("/games/new?game=pax").get_data(as_text=True)
+    form = form_values(page, "/games/new")
+    # as first shown: every bot and the stand-in at the site's level
+    assert form["seat.1.level"] == form["clock.stand_in"] == web_config.bot_level
+    _set(form, {"seats": "3", "seat.1.role": "bot", "seat.1.level": "easy", "seat.2.role": "bot",
+                "seat.2.level": "random", "clock.stand_in": "defaults"})
+    answer = ann.post("/games/new", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:3000]
+    game_id = answer.headers["Location"].rsplit("/", 1)[1]
+    with web_sessions() as s:
+        rows = {r.seat: r for r in s.scalars(select(Seat).where(Seat.game_id == game_id))}
+        assert [rows[n].bot_level for n in range(3)] == [None, "easy", "random"]
+        assert s.get(GameClock, game_id).stand_in == "defaults"
+    game_page = ann.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "bot: easy" in game_page and "bot: random moves" in game_page
+    assert "a seat's decisions get their defaults at once" in game_page
+
+
+def test_an_unknown_bot_level_on_the_form_is_refused(ann, web_sessions):
+    page = ann.get("/games/new?game=pax").get_data(as_text=True)
+    form = form_values(page, "/games/new")
+    form["seat.1.level"] = "grandmaster"
+    answer = ann.post("/games/new", data=form)
+    assert answer.status_code == 422
+    assert "Seat 2: choose how well the bot plays." in answer.get_data(as_text=True)
+    assert _count_games(web_sessions) == 0
+
+
+def test_while_a_bot_thinks_in_the_worker_the_page_says_so_and_reloads_itself(ann, web_sessions, web_config,
+                                                                             monkeypatch):
+    page = ann.get("/games/new?game=pax").get_data(as_text=True)
+    form = form_values(page, "/games/new")
+    form["seat.1.level"] = "normal"
+    answer = ann.post("/games/new", data=form)
+    assert answer.status_code == 303
+    thinking = ann.get(answer.headers["Location"]).get_data(as_text=True)
+    assert '<meta http-equiv="refresh" content="3">' in thinking and 'id="bots-thinking"' in thinking
+    from service.play import bot_turns, bots
+
+    game_id = answer.headers["Location"].rsplit("/", 1)[1]
+    monkeypatch.setattr(bots, "_sleep", lambda seconds: None)  # the pacing is tests/service/test_bot_turns.py's
+    bot_turns.play(web_sessions, web_config, game_id)
+    answered = ann.get(answer.headers["Location"]).get_data(as_text=True)
+    assert 'http-equiv="refresh"' not in answered and 'id="bots-thinking"' not in answered

@@ -27,7 +27,7 @@ deals the pools out again at random.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from engine.core.search import Budget
 from engine.core.types import Command, Decision
@@ -245,6 +245,18 @@ class SpartacusKnowledge:
 
     def fold(self, state: GameState, command: Command) -> GameState:
         return flow.decide_and_fold(state, command)[0]
+
+    def free_answer(self, state: GameState, decision: Decision) -> Optional[Command]:
+        return free_answer(state, decision)
+
+
+def free_answer(state: GameState, decision: Decision) -> Optional[Command]:
+    """The free action a bot takes of its own accord: it turns down every trade offered
+    to it ("bots negotiate nothing": it makes no offer, accepts none and counters none), so
+    an offer never waits on a bot.  Whatever it holds, it answers every offer alike."""
+    if decision.id.startswith("reject_trade:") and decision.options:
+        return decision.options[0]
+    return None
 
 
 KNOWLEDGE = SpartacusKnowledge()
