@@ -34,14 +34,17 @@ def province_choices(state: State, seat: int, symbols: tuple[str, ...]) -> list[
     so one representative per combination of (symbol, resource) is offered: the first
     such province the player conquered.
     """
-    free = [p for p in state.player(seat).provinces if p not in state.exhausted_provinces]
+    wanted = sorted(symbols)
+    # Only provinces of a wanted symbol can be part of a fitting combination; looked up once.
+    free = [(pid, state.province(pid)) for pid in state.player(seat).provinces
+            if pid not in state.exhausted_provinces]
+    free = [(pid, p) for pid, p in free if p.symbol in wanted]
     seen: dict[tuple, tuple[str, ...]] = {}
     for combo in combinations(free, len(symbols)):
-        provinces = [state.province(p) for p in combo]
-        if sorted(p.symbol for p in provinces) != sorted(symbols):
+        if sorted(p.symbol for _pid, p in combo) != wanted:
             continue
-        signature = tuple(sorted((p.symbol, p.resource) for p in provinces))
-        seen.setdefault(signature, combo)
+        signature = tuple(sorted((p.symbol, p.resource) for _pid, p in combo))
+        seen.setdefault(signature, tuple(pid for pid, _p in combo))
     return list(seen.values())
 
 

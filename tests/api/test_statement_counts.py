@@ -4,7 +4,7 @@ A count is not a time, but it is what a command costs the database and the ORM, 
 does not depend on how loaded the machine is: this is the regression guard of issue 17's
 command path.  Each case plays a few commands through ``POST /commands`` (a human in seat
 0, bots in the others, so a command includes the bots' replies) and asserts the most any
-of them cost.  ``bench/statement_counts.py`` prints the same figures.
+of them cost.
 """
 
 from __future__ import annotations

@@ -52,12 +52,17 @@ def attack_args_from(state: FightState, index: int, position: Hex) -> list[dict]
     Attacken): both are answers to the same, single attack of the turn.
     """
     side = state.sides[index]
-    gap = distance(position, state.other(index).position)
+    return _attacks_at(distance(position, state.other(index).position), normal_reach(side), speed_attacks(side))
+
+
+def _attacks_at(gap: int, reach: int, powers: tuple[Power, ...]) -> list[dict]:
+    """:func:`attack_args_from` at ``gap`` hexes from the opponent, for a fighter with this
+    normal ``reach`` and these speed-attack ``powers`` (the same from every hex of a turn)."""
     out = []
-    if gap <= normal_reach(side):
+    if gap <= reach:
         out.append({"style": "normal"})
     seen = set()
-    for power in speed_attacks(side):
+    for power in powers:
         if gap <= power.p("range") and power.source not in seen:
             seen.add(power.source)
             out.append({"style": "speed", "source": power.source})
@@ -107,12 +112,14 @@ def turn_commands(state: FightState) -> tuple[Command, ...]:
             else:  # a move made before the attack (a turn begun under the step-by-step rules)
                 out.append(Command(seat, "attack", args))
     if not state.moved:
+        reach, powers = normal_reach(side), speed_attacks(side)
+        opponent = state.other(index).position
         for dest, path in moves(state, index):
             move = move_command(seat, dest, path)
             out.append(move)
             if fresh:
                 out.extend(Command(seat, "move", {**move.args, "attack": args})
-                           for args in attack_args_from(state, index, dest))
+                           for args in _attacks_at(distance(dest, opponent), reach, powers))
     out.append(Command(seat, "end_turn", {}))
     return tuple(out)
 

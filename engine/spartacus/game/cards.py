@@ -179,10 +179,10 @@ class CardSet:
         raise KeyError(house_id)
 
     def intrigue_card(self, instance: str) -> IntrigueCard:
-        return self._by_id[0][card_key(instance)]
+        return self._by_id[0][instance.partition("#")[0]]  # card_key, inlined: asked on every step
 
     def market_card(self, instance: str) -> MarketCard:
-        return self._by_id[1][card_key(instance)]
+        return self._by_id[1][instance.partition("#")[0]]
 
     def intrigue_instances(self) -> list[str]:
         return [f"{c.id}#{n}" for c in self.intrigue for n in range(1, c.count + 1)]
@@ -196,7 +196,7 @@ class CardSet:
 
 def card_key(instance: str) -> str:
     """``"guard#3"`` -> ``"guard"``: the card an instance is a copy of."""
-    return instance.split("#", 1)[0]
+    return instance.partition("#")[0]
 
 
 # ----------------------------------------------------------------------------- validation

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 from engine.core.types import Command, Decision
@@ -266,14 +267,22 @@ def free_decisions(state: GameState) -> list[Decision]:
     for p in state.players:
         if not p.hand:
             continue
-        options = tuple(guard_placings(state, p.seat))
-        out.append(Decision(
-            id=f"place_guard:{p.seat}", seat=p.seat, mode="free",
-            prompt="Put a guard from your hand on your table (you may, at any time).",
-            default=options[0] if options else Command(p.seat, "place_guard", {}), options=options,
-            prompt_key="place_guard", private=True,
-        ))
+        guards = tuple(c for c in p.hand if state.cards.intrigue_card(c).type == "guard")
+        out.append(_guard_decision(p.seat, guards))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _guard_decision(seat: int, guards: tuple[str, ...]) -> Decision:
+    """The guard-placing decision of ``seat`` holding ``guards``: asked on every step, and
+    the same few recur, so each is built once."""
+    options = tuple(Command(seat, "place_guard", {"card": c}) for c in guards)
+    return Decision(
+        id=f"place_guard:{seat}", seat=seat, mode="free",
+        prompt="Put a guard from your hand on your table (you may, at any time).",
+        default=options[0] if options else Command(seat, "place_guard", {}), options=options,
+        prompt_key="place_guard", private=True,
+    )
 
 
 def place_guard(tx: Tx, seat: int, card: str) -> None:

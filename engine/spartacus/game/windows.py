@@ -92,7 +92,8 @@ def could_answer(state: GameState, moment: str, seat: int, *, about: int = -1, s
 def _all_copies_face_up(state: GameState, card: str, count: int) -> bool:
     """Every copy of ``card`` lies face up (the discard pile, cards on their way to it): nobody
     can hold one, as the whole table can count."""
-    seen = sum(1 for c in state.intrigue_discard if card_key(c) == card)
+    copy = card + "#"  # an instance is "<card>#<n>": card_key(c) == card, without a call per card
+    seen = sum(1 for c in state.intrigue_discard if c == card or c.startswith(copy))
     seen += sum(1 for w in state.windows if w.subject is not None and w.subject.kind == "reaction"
                 and card_key(w.subject.card) == card)
     seen += sum(1 for r in state.resolutions if r.source == "reaction" and card_key(r.card) == card)
