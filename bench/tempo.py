@@ -216,6 +216,11 @@ class Table:
         self.bot = _spartacus_bot(self.moves) if game == "spartacus" else None
         self.check_rule, self.answer_for = _standing_orders()
         self.orders = [self.check_rule(rule) for rule in orders.get(game, [])]
+        if policy == "guarded":
+            guards = random.Random(f"guards:{seed}")
+            for seat in range(seats):
+                if guards.random() < 0.5:
+                    self.seat_orders[seat].append(self.check_rule(GUARD_WHEN_TARGETED))
         self.state = self.rules.initial_state(seats, dict(options))
         self.now = self.START
         self.asked: dict[tuple[str, int], Asked] = {}
@@ -362,7 +367,7 @@ class Table:
             self.register()
             decision = mine[0]
             answer = self.answer(decision)
-            if self.policy == "presets":
+            if self.policy in ("presets", "guarded"):
                 self.give_preset(seat, decision, answer)
             self.submit(answer, decision.default)
             self.settle()
@@ -512,10 +517,18 @@ RUNS = {"before": "before", "rules": "rules of after, clocks of before", "after"
 #: The runs of ``--presets`` (the "Tempo: one-click presets" section): label of each.
 PRESET_RUNS = {"before": "before", "after": "after",
                "slow_windows": "after, but windows on the decision clock",
-               "presets": "after, players giving one-click presets"}
+               "presets": "after, players giving one-click presets",
+               "guarded": "presets, and half the players guard when targeted"}
 #: The engine (``before``: the commit before; ``this``: this tree) and the server policy of each run.
 RUN_POLICY = {"before": ("before", "before"), "rules": ("this", "before"), "after": ("this", "after"),
-              "slow_windows": ("this", "slow_windows"), "presets": ("this", "presets")}
+              "slow_windows": ("this", "slow_windows"), "presets": ("this", "presets"),
+              "guarded": ("this", "guarded")}
+
+#: The order ``docs/webhooks.md`` gives as an example of one that reads the hand, limited to
+#: windows about its player: use a guard when targeted, else pass.  It always answers, at once
+#: (pass is always legal), so when it answers never depends on the hand.
+GUARD_WHEN_TARGETED = {"match": {"mode": "interrupt"}, "if": [{"path": "prompt_args.target", "eq": "$me"}],
+                       "reads_hand": True, "answer": [{"type": "use_guard"}, {"default": True}]}
 PRESETS_SECTION = "Tempo: one-click presets"
 
 
@@ -605,19 +618,23 @@ def presets_report(results: dict[str, dict], games: int, seconds: float) -> str:
         "",
         f"Measured {dt.date.today().isoformat()} with `python -m bench.tempo --presets` ({games} games per row, "
         f"{seconds / 60:.0f} min on {len(results)} processes), the response model and players of *Tempo* "
-        "above (the same seeds, so *before* and *after* replay the games of that section's first "
-        f"{games} and more). Two more runs of this tree: *after, but windows on the decision clock* "
+        "above, with the same seeds (this tree's engine may have changed since that section was measured). "
+        "Two more runs of this tree: *after, but windows on the decision clock* "
         f"gives window answers {DECISION_CLOCK_HOURS:.0f} h instead of "
         f"{DECISION_CLOCK_HOURS * WINDOW_CLOCK_SHARE:.0f} h, which isolates what the window clock does to a "
         "game; *after, players giving one-click presets* is *after* with players who use the presets the "
         "mails and pages offer (`service/play/presets.py`), as drawn per player from their own random stream: "
         "60% of them, answering a window where they have nothing to play, click \"pass on everything this "
         "phase\" instead of \"pass\"; 30%, the first time they bid 0 on equipment, click \"bid 0 unless the lot "
-        "is a gladiator, a slave or the host marker\". Every player keeps the recommended order in every run.",
+        "is a gladiator, a slave or the host marker\". *Presets, and half the players guard when targeted* adds, "
+        "for half the players (their own random stream), the order `docs/webhooks.md` gives as an example of one "
+        "that reads the hand, limited to windows about its player: use a guard if I hold one, else pass. It "
+        "always answers, at once, so its speed says nothing about the hand. "
+        "Every player keeps the recommended order in every run.",
         "",
         "Per game: *window defaults* are windows answered by their deadline (the player did not come in time); "
-        "*schemes*, *foiled*, *reactions* count schemes played, schemes foiled, and reactions and guards "
-        "played; *presets* the orders given from a mail.",
+        "*schemes*, *foiled*, *reactions* count schemes played, schemes foiled and reaction cards played (foils among them; "
+        "guards are not counted); *presets* the orders given from a mail.",
         "",
         "| game | seats | run | days p50 | days p90 | days mean | rounds | days per round | hand-offs per round | "
         "decisions per player per round | window defaults | schemes | foiled | reactions | presets |",
