@@ -5,8 +5,9 @@
 
 The production shape of :mod:`bench.notify_pipeline`: PostgreSQL, Redis, Celery workers
 and one beat as separate processes (the Procfile's ``worker`` and ``beat``), and an
-aiosmtpd server on loopback that notes every message it accepts, by ``Message-ID`` and by
-recipient.  Default settings (mail lease, sweep intervals, task time limit).
+aiosmtpd server on loopback, in a process of its own as a mail server would be, that records
+every message it accepts, by ``Message-ID`` and by recipient, before it answers ``250``.
+Default settings (mail lease, sweep intervals, task time limit).
 
 For about two minutes the bench commits mail the two ways Capua makes it, each to a
 recipient of its own: notifications (woken composer, then ``deliver_many`` over one
@@ -42,12 +43,87 @@ import time
 import uuid
 from pathlib import Path
 
-from bench.notify_pipeline import (REDIS_URL, TimedSink, _environment, _fresh_database, _smtp_sink, _start_beat,
-                                   _start_worker, _stop, news_audience, notify_news)
+from bench.notify_pipeline import (REDIS_URL, _environment, _fresh_database, _start_beat, _start_worker,
+                                   _stop, news_audience, notify_news)
 
 SECTION = "Mail under kill -9"
+_MESSAGE_ID = re.compile(rb"^Message-ID:\s*(\S+)", re.I | re.M)
 #: The figure the issue asks for: no mail later than this after its commit.
 LATE_SECONDS = 30.0
+
+
+class RecordingHandler:
+    """aiosmtpd handler of the receiving process: each accepted message is a line
+    ``<time> <Message-ID> <recipient>`` in the record, written before the ``250``."""
+
+    def __init__(self, path: str) -> None:
+        self.out = open(path, "a", buffering=1)
+
+    async def handle_DATA(self, server, session, envelope):
+        now = time.time()
+        found = _MESSAGE_ID.search(envelope.content.split(b"\r\n\r\n", 1)[0])
+        message_id = found.group(1).decode("ascii", "replace") if found else "(none)"
+        for rcpt in envelope.rcpt_tos:
+            self.out.write(f"{now:.6f} {message_id} {rcpt}\n")
+        return "250 Message accepted for delivery"
+
+
+def _receive(port: int, path: str) -> None:
+    """The receiving SMTP server, run in a process of its own (``--receive PORT PATH``) as a
+    mail server would be: nothing of the bench competes with it for the interpreter."""
+    from aiosmtpd.controller import Controller
+
+    controller = Controller(RecordingHandler(path), hostname="127.0.0.1", port=port)
+    controller.start()
+    signal.sigwait({signal.SIGTERM, signal.SIGINT})
+    controller.stop()
+
+
+class Receiver:
+    """The receiving server's process and what it recorded."""
+
+    def __init__(self, directory: Path) -> None:
+        import socket
+        import subprocess
+        import sys
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.record = directory / "received.txt"
+        self.record.touch()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})  # for the child's sigwait
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-m", "bench.mail_kill", "--receive", str(self.port),
+                                          str(self.record)], start_new_session=True)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.2)
+        raise RuntimeError("the receiving SMTP server did not start")
+
+    def arrivals(self) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+        """Accepted messages, by recipient and by ``Message-ID``: each a list of times."""
+        by_recipient: dict[str, list[float]] = {}
+        by_message_id: dict[str, list[float]] = {}
+        for line in self.record.read_text().splitlines():
+            at, message_id, rcpt = line.split(" ", 2)
+            by_recipient.setdefault(rcpt, []).append(float(at))
+            by_message_id.setdefault(message_id, []).append(float(at))
+        return by_recipient, by_message_id
+
+    def wait_for(self, recipients, timeout: float) -> None:
+        deadline = time.time() + timeout
+        while time.time() < deadline and not set(recipients) <= set(self.arrivals()[0]):
+            time.sleep(1)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
 
 
 class Workers:
@@ -139,17 +215,19 @@ def main() -> None:
                         help="seconds between kills, drawn uniformly [4 10]")
     parser.add_argument("--seed", type=int, default=14, help="of the kill schedule [14]")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--receive", nargs=2, metavar=("PORT", "RECORD"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.receive:
+        return _receive(int(args.receive[0]), args.receive[1])
 
     import redis
 
     from bench.common import machine, percentile, publish
 
     redis.Redis.from_url(REDIS_URL).flushdb()
-    sink = TimedSink()
-    controller = _smtp_sink(sink)
     tmp = Path(tempfile.mkdtemp(prefix="capua-kill-"))
-    env = _environment(controller.port, f"capua-kill-{uuid.uuid4().hex[:8]}", str(tmp))
+    receiver = Receiver(tmp)
+    env = _environment(receiver.port, f"capua-kill-{uuid.uuid4().hex[:8]}", str(tmp))
     os.environ.update(env)  # this process commits and enqueues as a web process does
     from service import wiring
     from service.plumbing import database as capua_database
@@ -177,7 +255,7 @@ def main() -> None:
         stop_killing.set()
         killer.join()
         print(f"   committed; {workers.kills} kills; waiting for the mail")
-        sink.wait(lambda k: all(a in k.arrivals for a in committed), 180)
+        receiver.wait_for(committed, 180)
         time.sleep(LATE_SECONDS)  # anything sent twice after the last arrival shows too
         unacked_after_run = _unacked(REDIS_URL)
         drained_in = None
@@ -193,13 +271,12 @@ def main() -> None:
         stop_killing.set()
         workers.stop()
         _stop(beat)
-        controller.stop()
+        receiver.stop()
         capua_database.dispose(app)
     load_after = os.getloadavg()[0]
 
-    with sink.lock:
-        arrivals = {a: list(times) for a, times in sink.by_recipient.items()}
-        per_message_id = {m: len(times) for m, times in sink.by_message_id.items()}
+    arrivals, by_message_id = receiver.arrivals()
+    per_message_id = {m: len(times) for m, times in by_message_id.items()}
     taken_back = _taken_back(tmp)
     lost = sorted(a for a in committed if a not in arrivals)
     twice_by_id = sum(1 for count in per_message_id.values() if count > 1)
@@ -218,16 +295,15 @@ def main() -> None:
     print(f"   unacknowledged Celery messages: {drained}")
     if lost:
         print(f"   lost: {lost[:20]}")
-    with sink.lock:
-        for message_id, times in sink.by_message_id.items():
-            if len(times) > 1:
-                print(f"   {message_id} accepted {len(times)} times, "
-                      f"{', '.join(f'{b - a:.1f} s' for a, b in zip(times, times[1:]))} apart")
+    for message_id, times in by_message_id.items():
+        if len(times) > 1:
+            print(f"   {message_id} accepted {len(times)} times, "
+                  f"{', '.join(f'{b - a:.1f} s' for a, b in zip(times, times[1:]))} apart")
     text = f"""Measured {dt.date.today().isoformat()} on {machine()} with `python -m bench.mail_kill`
 (load average {load_before:.1f} before, {load_after:.1f} after: other work shared the two cores).
 PostgreSQL, Redis, {args.workers} Celery workers (`-c {args.concurrency}`) and one beat as separate
-processes, an aiosmtpd server on loopback counting what it accepts by `Message-ID` and by
-recipient. Default settings: mail lease {config.mail_lease_seconds} s, outbox and mail sweeps every
+processes, an aiosmtpd server on loopback (a process of its own) recording what it accepts by
+`Message-ID` and by recipient before it answers `250`. Default settings: mail lease {config.mail_lease_seconds} s, outbox and mail sweeps every
 {config.outbox_sweep_seconds} s, task time limit {config.task_time_limit_seconds} s, broker visibility
 timeout {VISIBILITY_TIMEOUT} s. {len(committed):,} mails committed over {args.seconds:.0f} s, half as
 notifications (composer, one connection per batch) and half as single messages (a task each),

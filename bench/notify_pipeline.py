@@ -44,31 +44,19 @@ POSTGRES_URL = os.environ.get("CAPUA_BENCH_POSTGRES_URL", "postgresql+psycopg://
 REDIS_URL = os.environ.get("CAPUA_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
-_MESSAGE_ID = re.compile(rb"^Message-ID:\s*(\S+)", re.I | re.M)
-
-
 class TimedSink:
-    """An SMTP handler that notes when it accepted each message: the first arrival by
-    recipient, and every arrival by ``Message-ID`` (a message handed over twice shows
-    twice)."""
+    """An SMTP handler that notes when it accepted each message, by recipient."""
 
     def __init__(self) -> None:
         self.lock = threading.Condition()
         self.arrivals: dict[str, float] = {}
-        self.by_message_id: dict[str, list[float]] = {}
-        self.by_recipient: dict[str, list[float]] = {}
         self.count = 0
 
     async def handle_DATA(self, server, session, envelope):
         now = time.time()
-        headers = envelope.content.split(b"\r\n\r\n", 1)[0]
-        found = _MESSAGE_ID.search(headers)
-        message_id = found.group(1).decode("ascii", "replace") if found else f"(none {self.count})"
         with self.lock:
             for rcpt in envelope.rcpt_tos:
                 self.arrivals.setdefault(rcpt, now)
-                self.by_recipient.setdefault(rcpt, []).append(now)
-            self.by_message_id.setdefault(message_id, []).append(now)
             self.count += 1
             self.lock.notify_all()
         return "250 Message accepted for delivery"

@@ -333,13 +333,28 @@ def _send_failed(session: Session, row: MailMessage, err: BaseException) -> bool
     raise TransientMailError(f"mail {row.id}: {row.last_error}") from err
 
 
+#: :func:`deliver_many` claims this many rows at a time: a worker that dies leaves at most
+#: these waiting for their lease, however long the burst it was sending.
+CLAIM_CHUNK = 10
+
+
 def deliver_many(session_factory: sessionmaker, config: Config, message_ids: Iterable[int]) -> tuple[int, list[int]]:
-    """:func:`deliver` for several rows with one claim and one backend connection:
-    ``(sent, ids that failed transiently)``.  What a composer calls for the mail it just
-    queued.  Each message the server accepted is recorded at once (one commit each)."""
+    """:func:`deliver` for several rows over one backend connection, claimed
+    :data:`CLAIM_CHUNK` at a time: ``(sent, ids that failed transiently)``.  What a
+    composer calls for the mail it just queued.  Each message the server accepted is
+    recorded at once (one commit each)."""
     ids = [int(i) for i in message_ids]
-    if not ids:
-        return 0, []
+    sent, retry = 0, []
+    backend = backend_for(config) if ids else None
+    for start in range(0, len(ids), CLAIM_CHUNK):
+        chunk_sent, chunk_retry = _deliver_chunk(session_factory, config, backend, ids[start:start + CLAIM_CHUNK])
+        sent += chunk_sent
+        retry.extend(chunk_retry)
+    return sent, retry
+
+
+def _deliver_chunk(session_factory: sessionmaker, config: Config, backend: MailBackend,
+                   ids: list[int]) -> tuple[int, list[int]]:
     sent, retry = 0, []
     with session_factory() as session:
         started, stamp = time.monotonic(), utcnow()
@@ -350,7 +365,6 @@ def deliver_many(session_factory: sessionmaker, config: Config, message_ids: Ite
             .returning(MailMessage.id)
         ))
         session.commit()
-        backend = backend_for(config)
         rows = list(session.scalars(select(MailMessage).where(MailMessage.id.in_(claimed)).order_by(MailMessage.id)))
         while rows:
             if time.monotonic() - started > config.mail_lease_seconds / 2:

@@ -205,11 +205,13 @@ def test_a_worker_killed_mid_burst_leaves_at_most_one_accepted_message_unrecorde
         mail.deliver_many(session_factory, config, ids)
     with session_factory() as s:
         statuses = [s.get(MailMessage, i).status for i in ids]
+    claimed_to = (killed_at - 1) // mail.CLAIM_CHUNK * mail.CLAIM_CHUNK + mail.CLAIM_CHUNK
     assert statuses[:killed_at - 1] == ["sent"] * (killed_at - 1), "accepted messages are recorded one by one"
-    assert statuses[killed_at - 1:] == ["sending"] * (len(ids) - killed_at + 1)
+    assert statuses[killed_at - 1:claimed_to] == ["sending"] * (claimed_to - killed_at + 1)
+    assert set(statuses[claimed_to:]) == {"pending"}, "the dead worker held only the chunk it was sending"
 
     after_the_lease = mail.utcnow() + mail.lease(config) + dt.timedelta(seconds=1)
-    assert mail.reset_stuck(session_factory, config, now=after_the_lease) == ids[killed_at - 1:]
+    assert mail.reset_stuck(session_factory, config, now=after_the_lease) == ids[killed_at - 1:claimed_to]
     monkeypatch.setattr(mail.OutboxBackend, "send", lambda self, message, key: accepted.append(message["Message-ID"]))
     assert mail.deliver_many(session_factory, config, ids) == (len(ids) - killed_at + 1, [])
     assert len(set(accepted)) == len(ids), "every message arrived"
