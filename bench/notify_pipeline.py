@@ -44,19 +44,31 @@ POSTGRES_URL = os.environ.get("CAPUA_BENCH_POSTGRES_URL", "postgresql+psycopg://
 REDIS_URL = os.environ.get("CAPUA_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
+_MESSAGE_ID = re.compile(rb"^Message-ID:\s*(\S+)", re.I | re.M)
+
+
 class TimedSink:
-    """An SMTP handler that notes when it accepted each message, by recipient."""
+    """An SMTP handler that notes when it accepted each message: the first arrival by
+    recipient, and every arrival by ``Message-ID`` (a message handed over twice shows
+    twice)."""
 
     def __init__(self) -> None:
         self.lock = threading.Condition()
         self.arrivals: dict[str, float] = {}
+        self.by_message_id: dict[str, list[float]] = {}
+        self.by_recipient: dict[str, list[float]] = {}
         self.count = 0
 
     async def handle_DATA(self, server, session, envelope):
         now = time.time()
+        headers = envelope.content.split(b"\r\n\r\n", 1)[0]
+        found = _MESSAGE_ID.search(headers)
+        message_id = found.group(1).decode("ascii", "replace") if found else f"(none {self.count})"
         with self.lock:
             for rcpt in envelope.rcpt_tos:
                 self.arrivals.setdefault(rcpt, now)
+                self.by_recipient.setdefault(rcpt, []).append(now)
+            self.by_message_id.setdefault(message_id, []).append(now)
             self.count += 1
             self.lock.notify_all()
         return "250 Message accepted for delivery"
@@ -102,13 +114,49 @@ def _fresh_database() -> None:
     upgrade(POSTGRES_URL)
 
 
-def _start_worker(env: dict, log: Path, concurrency: int) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker", "-B", "-c", str(concurrency),
-         "--without-gossip", "--without-mingle", "--loglevel=WARNING", "-Q", env["CAPUA_CELERY_QUEUE"],
-         "-n", f"bench-{uuid.uuid4().hex[:6]}@%h"],
-        cwd=str(ROOT), env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, stdout=open(log, "wb"),
-        stderr=subprocess.STDOUT, start_new_session=True)
+def _start_worker(env: dict, log: Path, concurrency: int, *, beat: bool = True) -> subprocess.Popen:
+    """``celery worker`` (with beat inside unless ``beat=False``) in a process group of its own."""
+    return _celery(env, log, ["worker", *(["-B"] if beat else []), "-c", str(concurrency), "--without-gossip",
+                              "--without-mingle", "--loglevel=WARNING", "-Q", env["CAPUA_CELERY_QUEUE"],
+                              "-n", f"bench-{uuid.uuid4().hex[:6]}@%h"])
+
+
+def _start_beat(env: dict, log: Path) -> subprocess.Popen:
+    """``celery beat`` on its own, as the Procfile's ``beat`` runs it."""
+    return _celery(env, log, ["beat", "--loglevel=WARNING",
+                              "--schedule", str(Path(env["CAPUA_INSTANCE_DIR"]) / "celerybeat-schedule")])
+
+
+def _celery(env: dict, log: Path, args: list[str]) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "celery", "-A", "worker.celery_app", *args],
+                            cwd=str(ROOT), env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+                            stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGTERM to the process group, SIGKILL if it lingers."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+
+
+def _smtp_sink(sink: TimedSink):
+    """An aiosmtpd server for ``sink`` on a free loopback port, started."""
+    import socket
+
+    from aiosmtpd.controller import Controller
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    return controller
 
 
 def _percentiles(samples: list[float]) -> tuple[float, float]:
@@ -138,21 +186,34 @@ def measure_latency(sessions, config, sink: TimedSink, n: int) -> list[float]:
 
 def measure_fanout(sessions, config, sink: TimedSink, n: int, batch: int = 100) -> tuple[float, float]:
     """Returns (seconds from the first commit to the last accepted mail, notifications per minute)."""
+    addresses = [f"fan{i}@bench.test" for i in range(n)]
+    game_id, ids = news_audience(sessions, config, "Fan-out", addresses)
+    start = time.time()
+    for first in range(0, n, batch):
+        notify_news(sessions, config, game_id, ids[first:first + batch])
+    if not sink.wait(lambda k: all(a in k.arrivals for a in addresses), 600):
+        raise RuntimeError("not every fan-out mail arrived within 10 minutes")
+    last = max(sink.arrivals[a] for a in addresses)
+    elapsed = last - start
+    return elapsed, n / elapsed * 60
+
+
+def news_audience(sessions, config, title: str, addresses: list[str]) -> tuple[str, list[int]]:
+    """A game (one human seat, three bots) and a player for each address, each wanting news
+    at once (in one of the three languages); returns the game's id and the players' ids."""
     from sqlalchemy import insert, select
 
     from service.identity import auth
     from service.play import games
-    from service.notify import notifications
     from service.plumbing.db import NotificationPreference, User, utcnow
 
     with sessions() as s:
         host = auth.get_or_create_user(s, "host@bench.test")
         game = games.create_game(s, config, creator=host, game_type="pax", options={}, seats=4, bot_seats=[1, 2, 3],
-                                 creator_seat=0, title="Fan-out")
+                                 creator_seat=0, title=title)
         s.commit()
         game_id = game.id
     now = utcnow()
-    addresses = [f"fan{i}@bench.test" for i in range(n)]
     with sessions() as s:
         s.execute(insert(User), [{"email": a, "display_name": "", "language": ("en", "de", "ru")[i % 3],
                                   "timezone": "Europe/Berlin", "created_at": now} for i, a in enumerate(addresses)])
@@ -161,21 +222,30 @@ def measure_fanout(sessions, config, sink: TimedSink, n: int, batch: int = 100) 
             {"user_id": uid, "act_delivery": "immediate", "info_delivery": "immediate", "digest_hour": 8,
              "email_enabled": True, "updated_at": now} for uid in ids])
         s.commit()
-    events = [{"seq": 1, "type": "GameSetUp", "data": {"type": "GameSetUp"}},
-              {"seq": 2, "type": "CardLaid", "data": {"seat": 1, "card": {"name": "senator"}, "cost": 1}}]
-    start = time.time()
-    for first in range(0, n, batch):
-        with sessions() as s:
-            game = s.get(games.Game, game_id)
-            users = list(s.scalars(select(User).where(User.id.in_(ids[first:first + batch]))))
-            notifications.notify_many(s, config, users, kind="news", game=game, seat=None,
-                                      payload={"events": events, "seat_names": {"1": "Bot 2"}})
-            s.commit()
-    if not sink.wait(lambda k: all(a in k.arrivals for a in addresses), 600):
-        raise RuntimeError("not every fan-out mail arrived within 10 minutes")
-    last = max(sink.arrivals[a] for a in addresses)
-    elapsed = last - start
-    return elapsed, n / elapsed * 60
+    return game_id, ids
+
+
+#: What each news notification of the benchmarks tells: a bot laid a card.
+NEWS = {"events": [{"seq": 1, "type": "GameSetUp", "data": {"type": "GameSetUp"}},
+                   {"seq": 2, "type": "CardLaid", "data": {"seat": 1, "card": {"name": "senator"}, "cost": 1}}],
+        "seat_names": {"1": "Bot 2"}}
+
+
+def notify_news(sessions, config, game_id: str, user_ids: list[int]) -> list[str]:
+    """One transaction of news for ``user_ids`` (the commit wakes the composer); returns
+    their addresses."""
+    from sqlalchemy import select
+
+    from service.notify import notifications
+    from service.play import games
+    from service.plumbing.db import User
+
+    with sessions() as s:
+        game = s.get(games.Game, game_id)
+        users = list(s.scalars(select(User).where(User.id.in_(user_ids))))
+        notifications.notify_many(s, config, users, kind="news", game=game, seat=None, payload=NEWS)
+        s.commit()
+        return [u.email for u in users]
 
 
 def measure_deadlines(sessions, config, n: int) -> list[float]:
@@ -240,16 +310,11 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=4,
                         help="Celery worker processes [4: the work waits on PostgreSQL and SMTP round trips]")
     args = parser.parse_args()
-    from aiosmtpd.controller import Controller
-
     from bench.common import machine
 
     sink = TimedSink()
-    with __import__("socket").socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    controller = Controller(sink, hostname="127.0.0.1", port=port)
-    controller.start()
+    controller = _smtp_sink(sink)
+    port = controller.port
     tmp = tempfile.mkdtemp(prefix="capua-bench-")
     queue = f"capua-bench-{uuid.uuid4().hex[:8]}"
     env = _environment(port, queue, tmp)
@@ -280,11 +345,7 @@ def main() -> None:
         d50, d99 = _percentiles(lateness)
         print(f"   late by p50 {d50:.2f} s, p99 {d99:.2f} s")
     finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        try:
-            worker.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
+        _stop(worker)
         controller.stop()
         capua_database.dispose(app)
     load_after = os.getloadavg()[0]

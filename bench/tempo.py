@@ -150,11 +150,39 @@ class Tally:
     auto: int = 0
     ordered: int = 0
     defaults: int = 0
+    window_defaults: int = 0
     fights: list[dict] = field(default_factory=list)
+    happened: dict[str, int] = field(default_factory=dict)
+    presets: int = 0
 
     def to_json(self) -> dict:
         return {"days": self.hours / 24, "rounds": self.rounds, "asked": self.asked, "handoffs": self.handoffs,
-                "auto": self.auto, "ordered": self.ordered, "defaults": self.defaults, "fights": self.fights}
+                "auto": self.auto, "ordered": self.ordered, "defaults": self.defaults,
+                "window_defaults": self.window_defaults, "fights": self.fights, "happened": self.happened,
+                "presets": self.presets}
+
+
+#: Events counted per game, to see where rounds go: schemes played and foiled, guards and
+#: reactions played, influence changing hands.
+COUNTED = ("SchemePlayed", "SchemeFoiled", "ReactionPlayed", "ReactionFoiled", "InfluenceGained", "InfluenceLost")
+
+
+@dataclass(frozen=True)
+class PresetHabits:
+    """Which one-click standing-order presets a player gives, and when (run *presets*).
+
+    Drawn from their own random stream, so the players of every run stay the same.
+    ``phase_passer``: answering a window where they have nothing to play, they click "pass
+    on everything this phase" in the mail instead of "pass".  ``picky_bidder``: the first
+    time they bid 0 on equipment, they click "bid 0 unless the lot is a gladiator, a slave or the host marker".
+    """
+
+    phase_passer: bool
+    picky_bidder: bool
+
+    @classmethod
+    def draw(cls, rng: random.Random) -> "PresetHabits":
+        return cls(phase_passer=rng.random() < 0.6, picky_bidder=rng.random() < 0.3)
 
 
 class Table:
@@ -176,15 +204,18 @@ class Table:
         self.game = game
         self.seats = seats
         self.policy = policy
-        self.forced: Optional[Callable] = getattr(kernel, "forced_answer", None) if policy == "after" else None
+        self.forced: Optional[Callable] = getattr(kernel, "forced_answer", None) if policy != "before" else None
         profiles = random.Random(f"players:{seed}")
         self.players = [Player.draw(profiles) for _ in range(seats)]
+        habits = random.Random(f"presets:{seed}")
+        self.habits = [PresetHabits.draw(habits) for _ in range(seats)]
+        self.seat_orders: dict[int, list[dict]] = {seat: [] for seat in range(seats)}
         self.mail = random.Random(f"mail:{seed}")
         self.moves = random.Random(f"moves:{seed}")
         self.chance = random.Random(f"chance:{seed}")
         self.bot = _spartacus_bot(self.moves) if game == "spartacus" else None
-        check_rule, self.answer_for = _standing_orders()
-        self.orders = [check_rule(rule) for rule in orders.get(game, [])]
+        self.check_rule, self.answer_for = _standing_orders()
+        self.orders = [self.check_rule(rule) for rule in orders.get(game, [])]
         self.state = self.rules.initial_state(seats, dict(options))
         self.now = self.START
         self.asked: dict[tuple[str, int], Asked] = {}
@@ -196,7 +227,7 @@ class Table:
     # -- the server -----------------------------------------------------------------------
 
     def clock(self, decision: Any) -> float:
-        if self.policy == "after" and decision.mode == "interrupt":
+        if self.policy not in ("before", "slow_windows") and decision.mode == "interrupt":
             return DECISION_CLOCK_HOURS * WINDOW_CLOCK_SHARE
         return DECISION_CLOCK_HOURS
 
@@ -244,9 +275,37 @@ class Table:
             command = self.answer_for(rule, decision)
             if command is not None:
                 return command
+        for rule in self.seat_orders[decision.seat]:
+            command = self.answer_for(rule, decision, self.phase)
+            if command is not None:
+                return command
         return None
 
+    def phase(self) -> Optional[dict]:
+        from service.play.standing_orders import phase_key
+
+        return phase_key(self.rules, self.state)
+
+    def give_preset(self, seat: int, decision: Any, answer: Any) -> None:
+        """Run *presets*: the one-click order a player gives instead of answering ``decision``
+        with ``answer`` by hand, when their habits say so (the order answers it at once)."""
+        from service.play import presets
+
+        habits = self.habits[seat]
+        if decision.mode == "interrupt" and habits.phase_passer and answer == decision.default \
+                and len(decision.options or ()) == 1:
+            self.seat_orders[seat].append(self.check_rule(presets.rule_for("pass_this_phase", None, self.phase())))
+            self.tally.presets += 1
+        elif decision.prompt_key == "bid" and habits.picky_bidder and not answer.args.get("amount") \
+                and decision.prompt_args.get("card_type") not in ("gladiator", "slave") \
+                and not any("unless" in r for r in self.seat_orders[seat]):
+            self.seat_orders[seat].append(self.check_rule(presets.rule_for(
+                "bid_zero_unless", None, None, ["gladiator", "slave", "host"])))
+            self.tally.presets += 1
+
     def observe(self, event: Any) -> None:
+        if event.type in COUNTED:
+            self.tally.happened[event.type] = self.tally.happened.get(event.type, 0) + 1
         if event.type == "FightOpened":
             seats = sorted({e["seat"] for e in event.data.get("entries", [])})
             self.fight = {"opened": self.now, "seats": seats, "asked": 0, "handoffs": 0}
@@ -302,7 +361,10 @@ class Table:
                 return
             self.register()
             decision = mine[0]
-            self.submit(self.answer(decision), decision.default)
+            answer = self.answer(decision)
+            if self.policy == "presets":
+                self.give_preset(seat, decision, answer)
+            self.submit(answer, decision.default)
             self.settle()
         raise RuntimeError("a player's visit never ended")
 
@@ -346,6 +408,7 @@ class Table:
                 actor = due.seat
                 decision = next(d for d in self.rules.pending(self.state).blocking if (d.id, d.seat) == key)
                 self.tally.defaults += 1
+                self.tally.window_defaults += decision.mode == "interrupt"
                 self.submit(decision.default)
                 self.settle()
                 self.visits.pop(actor, None)  # the deadline mail: a fresh chance to come
@@ -382,6 +445,10 @@ def _engine_root() -> Path:
 def _standing_orders() -> tuple[Callable, Callable]:
     """``check_rule`` and ``answer_for`` of the measured tree's service."""
     for name in ("service.play.standing_orders", "service.standing_orders"):
+        # the measured tree's own module: an editable install of another tree would
+        # otherwise answer for a module the tree does not have
+        if not (_engine_root() / (name.replace(".", "/") + ".py")).exists():
+            continue
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError:
@@ -442,6 +509,14 @@ def _pct(values: list[float], q: float) -> float:
 
 #: The runs of the report: label of each.
 RUNS = {"before": "before", "rules": "rules of after, clocks of before", "after": "after"}
+#: The runs of ``--presets`` (the "Tempo: one-click presets" section): label of each.
+PRESET_RUNS = {"before": "before", "after": "after",
+               "slow_windows": "after, but windows on the decision clock",
+               "presets": "after, players giving one-click presets"}
+#: The engine (``before``: the commit before; ``this``: this tree) and the server policy of each run.
+RUN_POLICY = {"before": ("before", "before"), "rules": ("this", "before"), "after": ("this", "after"),
+              "slow_windows": ("this", "slow_windows"), "presets": ("this", "presets")}
+PRESETS_SECTION = "Tempo: one-click presets"
 
 
 def summarize(games: list[dict], seats: int) -> dict:
@@ -461,6 +536,9 @@ def summarize(games: list[dict], seats: int) -> dict:
         "fight_asks": statistics.fmean(fight_asks) if fights else None,
         "fight_handoffs": statistics.fmean(f["handoffs"] for f in fights) if fights else None,
         "fight_days_p50": statistics.median(f["hours"] / 24 for f in fights) if fights else None,
+        "window_defaults": statistics.fmean(g.get("window_defaults", 0) for g in games),
+        "presets": statistics.fmean(g.get("presets", 0) for g in games),
+        **{kind: statistics.fmean(g.get("happened", {}).get(kind, 0) for g in games) for kind in COUNTED},
     }
 
 
@@ -519,9 +597,51 @@ def report(results: dict[str, dict], games: int, seconds: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_section(body: str) -> None:
+def presets_report(results: dict[str, dict], games: int, seconds: float) -> str:
+    """The "Tempo: one-click presets" section: where the rounds of *after* come from, and
+    what the presets players give from their mail change."""
+    lines = [
+        f"## {PRESETS_SECTION}",
+        "",
+        f"Measured {dt.date.today().isoformat()} with `python -m bench.tempo --presets` ({games} games per row, "
+        f"{seconds / 60:.0f} min on {len(results)} processes), the response model and players of *Tempo* "
+        "above (the same seeds, so *before* and *after* replay the games of that section's first "
+        f"{games} and more). Two more runs of this tree: *after, but windows on the decision clock* "
+        f"gives window answers {DECISION_CLOCK_HOURS:.0f} h instead of "
+        f"{DECISION_CLOCK_HOURS * WINDOW_CLOCK_SHARE:.0f} h, which isolates what the window clock does to a "
+        "game; *after, players giving one-click presets* is *after* with players who use the presets the "
+        "mails and pages offer (`service/play/presets.py`), as drawn per player from their own random stream: "
+        "60% of them, answering a window where they have nothing to play, click \"pass on everything this "
+        "phase\" instead of \"pass\"; 30%, the first time they bid 0 on equipment, click \"bid 0 unless the lot "
+        "is a gladiator, a slave or the host marker\". Every player keeps the recommended order in every run.",
+        "",
+        "Per game: *window defaults* are windows answered by their deadline (the player did not come in time); "
+        "*schemes*, *foiled*, *reactions* count schemes played, schemes foiled, and reactions and guards "
+        "played; *presets* the orders given from a mail.",
+        "",
+        "| game | seats | run | days p50 | days p90 | days mean | rounds | days per round | hand-offs per round | "
+        "decisions per player per round | window defaults | schemes | foiled | reactions | presets |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for key in next(iter(results.values())):
+        game, seats = key.split(":")
+        for run, label in PRESET_RUNS.items():
+            if run not in results:
+                continue
+            g = results[run][key]
+            s = summarize(g, int(seats))
+            mean = statistics.fmean(x["days"] for x in g)
+            lines.append(
+                f"| {game} | {seats} | {label} | {s['days_p50']:.1f} | {s['days_p90']:.1f} | {mean:.1f} | "
+                f"{s['rounds']:.2f} | {s['days_per_round']:.1f} | {s['handoffs_per_round']:.1f} | "
+                f"{s['asked_per_player_round']:.1f} | {s['window_defaults']:.1f} | {s['SchemePlayed']:.1f} | "
+                f"{s['SchemeFoiled']:.1f} | {s['ReactionPlayed']:.1f} | {s['presets']:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def _write_section(body: str, section: str = SECTION) -> None:
     text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n\nEach section is rewritten by its benchmark.\n\n"
-    pattern = re.compile(rf"^## {re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
+    pattern = re.compile(rf"^## {re.escape(section)}\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(text):
         text = pattern.sub(lambda _: body + "\n", text)
     else:
@@ -534,27 +654,35 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--games", type=int, default=60, help="games per configuration and engine")
     parser.add_argument("--only", default="", help="comma-separated game:seats to run (default: all)")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--presets", action="store_true",
+                        help="the one-click presets section (default only spartacus:4): before, after, "
+                             "windows on the decision clock, players giving presets")
     args = parser.parse_args(argv)
-    configs = [list(c) for c in CONFIGS if not args.only or f"{c[0]}:{c[1]}" in args.only.split(",")]
+    only = args.only or ("spartacus:4" if args.presets else "")
+    configs = [list(c) for c in CONFIGS if not only or f"{c[0]}:{c[1]}" in only.split(",")]
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         before = _before_tree(tmp)
         try:
             orders = recommended_orders()
-            runs = {run: _spawn(policy, tree, args.games, configs, orders, tmp / f"{run}.json")
-                    for run, (tree, policy) in {"before": (before, "before"), "rules": (ROOT, "before"),
-                                                "after": (ROOT, "after")}.items()}
+            trees = {"before": before, "this": ROOT}
+            runs = {run: _spawn(RUN_POLICY[run][1], trees[RUN_POLICY[run][0]], args.games, configs, orders,
+                                tmp / f"{run}.json")
+                    for run in (PRESET_RUNS if args.presets else RUNS)}
             for policy, proc in runs.items():
                 if proc.wait() != 0:
+                    for other in runs.values():
+                        other.terminate()
                     raise SystemExit(f"the {policy} run failed")
             results = {policy: json.loads((tmp / f"{policy}.json").read_text()) for policy in runs}
         finally:
             _drop_tree(before)
-    body = report(results, args.games, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    body = presets_report(results, args.games, seconds) if args.presets else report(results, args.games, seconds)
     print(body)
     if not args.no_write:
-        _write_section(body)
+        _write_section(body, PRESETS_SECTION if args.presets else SECTION)
         print(f"written to {RESULTS}")
 
 

@@ -125,7 +125,7 @@ def default_jobs(config: Optional[Config] = None) -> list[Job]:
     """What the embedded worker runs when nobody says otherwise: the embedded
     counterpart of the Celery worker and beat, in the order that lets one round carry a
     passed deadline through to the mail that tells the next player; then webhooks."""
-    outbox_every = float(config.outbox_sweep_seconds) if config is not None else 15.0
+    outbox_every = float(config.outbox_sweep_seconds) if config is not None else 5.0
     return [apply_deadlines, play_bots, send_reminders, compose_notifications, Every(outbox_every, reset_stuck_mail),
             Every(IDEMPOTENCY_PURGE_SECONDS, purge_idempotency_keys), MailDelivery(), WebhookDeliveryJob()]
 

@@ -162,6 +162,9 @@ def config_overrides(database_url, tmp_path) -> dict:
         # the service tests are about the service: their bot seats answer at random, as fast
         # as can be; how the levels play is tested in tests/bots and tests/service/test_bot_levels.py
         "bot_level": "random",
+        # ... and deterministically: chance and bot answers come from generators seeded by this
+        # and the request or decision (TESTING only; see service.play.games.injected_chance)
+        "test_seed": "capua-tests",
     }
 
 

@@ -9,7 +9,10 @@ called directly (tests) — the embedded mode runs the same work in
 
 Reliability: tasks are acknowledged late (a worker that dies mid-task leaves the message
 to be redelivered), one message is prefetched at a time, and every task has a time
-limit.  Beat runs the sweeps that re-enqueue anything a lost message left behind.
+limit.  The broker hands a message out again once it has been unacknowledged for
+:data:`VISIBILITY_TIMEOUT`, which follows the time limit (a message that old can only be
+a dead worker's).  Beat runs the sweeps that re-enqueue what a lost message left behind
+within seconds, from the database, without waiting for the broker.
 """
 
 from __future__ import annotations
@@ -29,6 +32,14 @@ SOFT_TIME_LIMIT = max(1, TIME_LIMIT - max(1, TIME_LIMIT // 6))
 #: The queue web processes enqueue to and workers consume (``CAPUA_CELERY_QUEUE``).
 QUEUE = env_setting("celery_queue") or "capua"
 DEADLINE_SWEEP_SECONDS = float(env_setting("deadline_sweep_seconds"))
+#: The longest countdown or ETA any task is sent with (a deadline near enough, a webhook
+#: retry): the worker holds such a message unacknowledged until it is due.
+LONGEST_COUNTDOWN = 60
+#: Seconds a message may stay unacknowledged before the broker hands it to another
+#: worker: its countdown, the task's time limit, and a margin for a busy worker.  No live
+#: worker holds a message longer, so only a dead worker's message comes back, and it
+#: comes back within minutes, not the hour of Celery's default.
+VISIBILITY_TIMEOUT = LONGEST_COUNTDOWN + TIME_LIMIT + 30
 OUTBOX_SWEEP_SECONDS = float(env_setting("outbox_sweep_seconds"))
 
 _redis_url = os.environ.get("CAPUA_REDIS_URL", "").strip()
@@ -59,11 +70,14 @@ app.conf.update(
     accept_content=["json"],
     timezone="UTC",
     broker_connection_retry_on_startup=True,
-    # A message not acknowledged within this time is handed to another worker; longer
-    # than any task's time limit plus its retry countdown, so nothing runs twice at once.
-    broker_transport_options={"visibility_timeout": 3600},
+    # Redis looks for messages past their visibility timeout every 10 s (kombu's default
+    # is every 100 s, made for its default timeout of an hour).
+    broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT, "unacked_restore_interval": 10,
+                              "unacked_restore_throttle": 1},
     beat_schedule={
-        "sweep-mail": {"task": "worker.tasks.sweep_mail", "schedule": 60.0},
+        # Mail whose task was lost (a dead worker, a broker that was down) and failed mail
+        # whose retry is due.
+        "sweep-mail": {"task": "worker.tasks.sweep_mail", "schedule": OUTBOX_SWEEP_SECONDS},
         "sweep-webhooks": {"task": "worker.tasks.sweep_webhooks", "schedule": 15.0},
         # Games whose searching bots owe answers and lost their task.
         "sweep-bots": {"task": "worker.tasks.sweep_bots", "schedule": 30.0},
@@ -71,7 +85,7 @@ app.conf.update(
         # itself for those near enough, see service.play.deadlines.ETA_HORIZON).
         "sweep-deadlines": {"task": "worker.tasks.sweep_deadlines", "schedule": DEADLINE_SWEEP_SECONDS},
         # Notifications whose time has come (coalescing window, quiet hours, digests) and
-        # mail a dead worker left in ``sending``.
+        # mail a dead worker left in ``sending`` once its lease has ended.
         "sweep-outbox": {"task": "worker.tasks.sweep_outbox", "schedule": OUTBOX_SWEEP_SECONDS},
         # Expired idempotency keys (the request path never purges them).
         "purge-idempotency-keys": {"task": "worker.tasks.purge_idempotency_keys", "schedule": 600.0},

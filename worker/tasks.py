@@ -64,26 +64,28 @@ class InAppContext(Task):
 task = functools.partial(app.task, base=InAppContext)
 
 
-@task(
-    name="worker.tasks.deliver_mail",
-    acks_late=True,
-    autoretry_for=(mail.TransientMailError,),
-    retry_backoff=5,
-    retry_backoff_max=600,
-    retry_jitter=True,
-    max_retries=mail.MAX_ATTEMPTS,
-)
+@task(name="worker.tasks.deliver_mail", acks_late=True)
 def deliver_mail(message_id: int) -> bool:
-    """Send outbox row ``message_id``; a no-op if it was sent already."""
+    """Send outbox row ``message_id``; a no-op if it was sent already.
+
+    A transient failure is not a Celery retry: the row goes back to ``pending`` and
+    :func:`sweep_mail` enqueues it again once its backoff (:func:`service.plumbing.mail.retry_delay`)
+    has passed, so no retry waits in the broker, where a dead worker would hold it.
+    """
     rt = runtime()
-    return mail.deliver(rt.sessions, rt.config, int(message_id))
+    try:
+        return mail.deliver(rt.sessions, rt.config, int(message_id))
+    except mail.TransientMailError as err:
+        log.warning("%s (the sweep tries again)", err)
+        return False
 
 
 @task(name="worker.tasks.sweep_mail", acks_late=True)
 def sweep_mail() -> int:
-    """Enqueue every pending message (beat, every minute): a notification lost with a
-    dead web process or an unreachable broker only delays a mail."""
-    ids = mail.pending_ids(runtime().sessions, limit=SWEEP_BATCH)
+    """Enqueue every message that is due (beat, every ``CAPUA_OUTBOX_SWEEP_SECONDS``): a
+    task lost with a dead worker, a dead web process or an unreachable broker only delays
+    a mail by seconds, and a failed one is tried again when its backoff has passed."""
+    ids = mail.due_ids(runtime().sessions, limit=SWEEP_BATCH)
     for message_id in ids:
         deliver_mail.delay(message_id)
     return len(ids)
@@ -144,11 +146,9 @@ def enqueue_deadlines(config: Config, rows) -> None:
 
 def _deliver_now(mail_ids) -> int:
     """Send mail just composed from this task, over one connection; what fails
-    transiently goes the way of every mail: a ``deliver_mail`` task retrying with backoff."""
+    transiently goes the way of every mail: back to ``pending``, for the sweep to retry."""
     rt = runtime()
-    sent, retry = mail.deliver_many(rt.sessions, rt.config, mail_ids)
-    for mail_id in retry:
-        deliver_mail.apply_async((mail_id,), countdown=5, queue=rt.config.celery_queue)
+    sent, _retry = mail.deliver_many(rt.sessions, rt.config, mail_ids)
     return sent
 
 

@@ -84,20 +84,31 @@ def lay_decision(state: PaxState) -> Decision:
     """The laying step: lay one more card, or stop and take income.
 
     Private: which cards may be laid follows from the hand and aurei, so stopping is asked
-    even when it is the only answer."""
+    even when it is the only answer -- and then the player is told why (``blocked``: how
+    many cards of the hand cost more than the seat's aurei, how many would break the army or
+    fleet limit), which only the seat itself reads."""
     seat = state.active_seat
     laid = len(state.laid_this_turn)
     cost = lay_cost(laid)
     stop = Command(seat, "take_income", {})
+    problems = {c.id: lay_problem(state, seat, c.id, cost) for c in state.hands[seat]}
     options = tuple(
         Command(seat, "lay_card", {"card": c.id})
-        for c in state.hands[seat] if lay_problem(state, seat, c.id, cost) is None
+        for c in state.hands[seat] if problems[c.id] is None
     ) + (stop,)
+    blocked = {"hand": len(state.hands[seat]),
+               "aurei": sum(isinstance(e, errors.NotEnoughAurei) for e in problems.values()),
+               "limit": sum(isinstance(e, (errors.ArmyLimitExceeded, errors.FleetLimitExceeded))
+                            for e in problems.values())}
+    price = "is free" if cost == 0 else f"costs {cost} {'aureus' if cost == 1 else 'aurei'}"
+    prompt = (f"Lay a card from your hand (this one {price}), or stop laying and take your income."
+              if len(options) > 1 else
+              "You have no card to lay: stop laying and take your income." if not state.hands[seat] else
+              f"None of your cards can be laid now (the next one {price}): stop laying and take your income.")
     return Decision(
         id=f"lay:{state.turn}:{laid}", seat=seat, mode="turn",
-        prompt=(f"Lay a card from your hand (this one costs {cost} aurei), "
-                "or stop laying and take your income."),
-        prompt_key="pax.lay", prompt_args={"cost": cost, "laid": laid},
+        prompt=prompt,
+        prompt_key="pax.lay", prompt_args={"cost": cost, "laid": laid, "can_lay": len(options) > 1, **blocked},
         options=options, default=stop, private=True,
         context={"cost": cost, "income_now": income(state.tableaux[seat], state.laid_this_turn)[0]},
     )

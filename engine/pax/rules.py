@@ -30,12 +30,12 @@ _OPTIONS_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "solo_level": {
-            "type": "integer", "minimum": min(SOLO_LEVELS), "maximum": max(SOLO_LEVELS),
+            "type": "integer", "minimum": min(SOLO_LEVELS), "maximum": max(SOLO_LEVELS), "default": 1,
             "description": "Solo game only: level 1-5 (default 1). Win with 3/4/5/6/7 categories "
                            "stronger than Rome; levels 1-4 also need all 7 categories laid.",
         },
         "card_set": {
-            "type": "string",
+            "type": "string", "default": "default",
             "description": "Card set file engine/pax/cards/<name>.json (default 'default').",
         },
     },

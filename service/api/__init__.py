@@ -48,6 +48,9 @@ request: a retry then returns the first answer and changes nothing.
 `invalid_input` (with `details.fields`), `bad_arguments`, `invalid_options`,
 `idempotency_key_reused`, `invalid_idempotency_key`, `invalid_if_match`; 429
 `too_many_requests` (with `Retry-After`); 500 `internal_error` (with an incident id).
+
+**Text** is Unicode without NUL characters (U+0000) anywhere: in a JSON body, a query or a form
+such text is refused with 400 or 422 `invalid_text`.
 """
 
 

@@ -39,7 +39,7 @@ HEADER_DOCS: dict[str, dict[str, Any]] = {
         "in": "header",
         "name": "Idempotency-Key",
         "required": False,
-        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]{1,255}$"},
         "description": (
             "Strongly recommended on every mutating request: a unique string per intended change "
             "(a UUID). A retry with the same key returns the first answer (header "
@@ -52,7 +52,7 @@ HEADER_DOCS: dict[str, dict[str, Any]] = {
         "in": "header",
         "name": "If-Match",
         "required": False,
-        "schema": {"type": "string", "example": '"42"'},
+        "schema": {"type": "string", "pattern": '^(\\*|(W/)?"[0-9]{1,19}")$', "example": '"42"'},
         "description": "The game version (ETag) the command was decided against; 412 if the game has moved on.",
     },
     "If-None-Match": {

@@ -12,6 +12,7 @@ from flask import Response
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from service.api.blueprint import ApiBlueprint
+from service.api.schemas import TIME_ZONES
 from service.identity import auth, settings
 from service.play import absence
 from service.plumbing import clock
@@ -47,12 +48,13 @@ class PreferencesUpdateSchema(Schema):
     act_delivery = fields.String(validate=_DELIVERY)
     info_delivery = fields.String(validate=_DELIVERY)
     digest_hour = fields.Integer(strict=True, validate=_HOUR)
-    quiet_start = fields.Integer(strict=True, validate=_HOUR, allow_none=True)
+    quiet_start = fields.Integer(strict=True, validate=_HOUR, allow_none=True, metadata={
+        "description": "With `quiet_end` (given now or before): both hours, and different, or both `null`."})
     quiet_end = fields.Integer(strict=True, validate=_HOUR, allow_none=True)
     reminder_lead_hours = fields.Integer(strict=True, validate=_LEAD, allow_none=True)
     email_enabled = fields.Boolean(truthy={True}, falsy={False})
     language = fields.String(validate=validate.OneOf(i18n.LANGUAGES))
-    timezone = fields.String(validate=validate.Length(max=64))
+    timezone = fields.String(validate=validate.Length(max=64), metadata={"enum": TIME_ZONES})
 
     @validates("timezone")
     def _zone(self, value: str, **_kwargs) -> None:
@@ -80,7 +82,9 @@ class GamePreferencesListSchema(Schema):
 class VacationPeriodSchema(Schema):
     id = fields.Integer(dump_only=True)
     starts_on = fields.Date(required=True)
-    ends_on = fields.Date(required=True)
+    ends_on = fields.Date(required=True, metadata={
+        "description": f"Today or later (your time zone), not before `starts_on`, and at most "
+                       f"{absence.MAX_VACATION_DAYS} days after it, counting both."})
     note = fields.String(load_default="", validate=validate.Length(max=200))
 
 

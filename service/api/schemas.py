@@ -13,12 +13,16 @@ decision's schema) are JSON objects whose contents belong to each game.
 
 from __future__ import annotations
 
+from zoneinfo import available_timezones
+
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from engine import registry
 from engine.core import bots
 from service.play.games import MAX_CLOCK_HOURS, MAX_EVENTS_PAGE
 
+#: The names a ``timezone`` may take.
+TIME_ZONES = sorted(available_timezones())
 #: Upper bound of versions, sequence numbers and ids taken from clients: a 63-bit column.
 MAX_INT64 = 2**63 - 1
 #: The most seats any game could have; the game's own seat counts are checked by the rules.
@@ -69,9 +73,24 @@ class GameTypeListSchema(Schema):
 # --------------------------------------------------------------------------- games
 
 
+#: The keys of a new game's ``clock`` (checked by :func:`service.play.game_clock.checked_clock`).
+_CLOCK_PROPERTIES = {
+    "hours": {"type": "integer", "minimum": 1, "maximum": MAX_CLOCK_HOURS,
+              "description": "Equal to `clock_hours` when both are given."},
+    "window_hours": {"type": "integer", "minimum": 1, "maximum": MAX_CLOCK_HOURS, "nullable": True,
+                     "description": "At most `hours`."},
+    "time_of_day": {"type": "string", "pattern": "^(([01][0-9]|2[0-3]):[0-5][0-9])?$", "nullable": True},
+    "timezone": {"type": "string", "enum": TIME_ZONES},
+    "weekend_pause": {"type": "boolean"},
+    "bot_after_missed": {"type": "integer", "minimum": 0, "maximum": 100},
+    "vacation": {"type": "boolean"},
+}
+
+
 class CreateGameSchema(Schema):
     game_type = fields.String(required=True, validate=validate.Length(min=1, max=32),
-                              metadata={"description": "A name from `GET /api/v1/games/types`."})
+                              metadata={"enum": registry.names(),
+                                        "description": "A name from `GET /api/v1/games/types`."})
     options = fields.Dict(keys=fields.String(validate=validate.Length(max=64)), load_default=dict,
                           metadata={"description": "Options of the game type (its `options_schema`)."})
     seats = _strict_int(lo=1, hi=MAX_SEATS, required=True)
@@ -91,7 +110,8 @@ class CreateGameSchema(Schema):
     clock_hours = _strict_int(lo=1, hi=MAX_CLOCK_HOURS, load_default=None, allow_none=True,
                               metadata={"description": "Time per decision; the server default if omitted."})
     clock = fields.Dict(keys=fields.String(validate=validate.Length(max=32)), load_default=None, allow_none=True,
-                        metadata={"description": "The clock policy: `hours` per decision (e.g. 12, 24, 48, 72, 168), "
+                        metadata={"properties": _CLOCK_PROPERTIES, "additionalProperties": False,
+                                  "description": "The clock policy: `hours` per decision (e.g. 12, 24, 48, 72, 168), "
                                                  "`window_hours` per window answer (at most `hours`; default a sixth "
                                                  "of it, at least 1), "
                                                  "`time_of_day` (\"20:00\": deadlines fall then), `timezone`, "
@@ -246,7 +266,10 @@ class GameTellingSchema(Schema):
 
 
 class MagicLinkRequestSchema(Schema):
-    email = fields.String(required=True, validate=validate.Length(min=3, max=254))
+    email = fields.String(required=True, validate=validate.Length(min=3, max=254), metadata={
+        "format": "email",
+        "description": "Your address: a dot-atom before the one `@`, a dotted domain of letters, digits and "
+                       "hyphens after it (no quoted or IP-literal forms)."})
     next = fields.String(load_default="/", validate=validate.Length(max=2000),
                          metadata={"description": "A path on this site to open after signing in."})
 

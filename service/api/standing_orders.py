@@ -7,13 +7,17 @@ with 422 ``invalid_standing_order`` and ``details.fields`` naming every problem.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, url_for
 from marshmallow import Schema, fields, validate
 
+from engine import registry
 from service.api.blueprint import ApiBlueprint
 from service.identity import auth
-from service.play import standing_orders as service
-from service.plumbing.database import session
+from service.play import presets, standing_orders as service
+from service.plumbing.database import config, session
+from service.words import i18n
 
 blp = ApiBlueprint("standing_orders", __name__, url_prefix="/standing-orders",
                    description="Standing orders: your answers to future decisions, given in advance.")
@@ -29,7 +33,56 @@ _RULE_DOC = {
                   "are the cards you hold) is otherwise answered only from public facts (`prompt_args`) and only "
                   "with its default, at the same moment whatever you hold; with `true` it may use `has_option`, "
                   "`context` and any answer, and how fast it answers may hint at your hand.",
+    "during": 'Only in this round and phase of the game, as the whole table sees them, like '
+              '`{"round": 3, "phase": "intrigue"}`; `null`: always.',
 }
+
+
+def _rule_schemas() -> dict[str, dict]:
+    """The rule format of :func:`service.play.standing_orders.check_rule` as JSON Schema,
+    for the document (the service checks it and answers 422 ``invalid_standing_order``)."""
+    name = {"type": "string", "pattern": service.NAME_PATTERN}
+    mode = {"type": "string", "enum": list(service.MODES)}
+
+    def one_or_list(item: dict) -> dict:
+        return {"oneOf": [item, {"type": "array", "items": item, "minItems": 1, "maxItems": 20}]}
+
+    roots = "|".join(service.PATH_ROOTS)
+    path = {"type": "string", "pattern": f"^({roots})(\\.[A-Za-z0-9_]{{1,64}}){{1,7}}$"}
+    scalar = {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}], "nullable": True}
+    number_or_me = {"anyOf": [{"type": "number"}, {"type": "string", "enum": [service.ME]}]}
+    operators = {"eq": scalar, "ne": scalar, "exists": {"type": "boolean"},
+                 **{op: {"type": "array", "items": scalar, "minItems": 1, "maxItems": 50} for op in ("in", "not_in")},
+                 **{op: number_or_me for op in ("lt", "lte", "gt", "gte")}}
+    condition = {"oneOf": [
+        {"type": "object", "properties": {"has_option": name}, "required": ["has_option"],
+         "additionalProperties": False},
+        {"type": "object", "properties": {"path": path, **operators}, "required": ["path"],
+         "additionalProperties": False, "minProperties": 2, "maxProperties": 2,
+         "description": "A path and exactly one operator."},
+    ]}
+    answer = {"oneOf": [
+        {"type": "object", "properties": {"default": {"type": "boolean", "enum": [True]}}, "required": ["default"],
+         "additionalProperties": False},
+        {"type": "object", "properties": {"type": name, "args": {
+            "type": "object", "description": "At most 2000 characters written out."}},
+         "required": ["type"], "additionalProperties": False},
+    ]}
+    return {
+        "match": {"type": "object", "minProperties": 1, "additionalProperties": False, "properties": {
+            "prompt_key": one_or_list(name), "mode": one_or_list(mode), "command_type": one_or_list(name)}},
+        "condition": condition,
+        "answer": {"oneOf": [answer, {"type": "array", "items": answer, "minItems": 1,
+                                      "maxItems": service.MAX_ANSWERS}]},
+    }
+
+
+_RULE = _rule_schemas()
+
+
+def _conditions(description: str, **kwargs: Any) -> fields.List:
+    return fields.List(fields.Raw(metadata=_RULE["condition"]),
+                       metadata={"maxItems": service.MAX_CONDITIONS, "description": description}, **kwargs)
 
 
 class StandingOrderInSchema(Schema):
@@ -37,27 +90,30 @@ class StandingOrderInSchema(Schema):
     game_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32),
                             metadata={"description": "One game you play; `null` for all your games."})
     game_type = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32),
-                              metadata={"description": "With `game_id` null: only games of this type."})
+                              metadata={"enum": [*registry.names(), None],
+                                        "description": "With `game_id` null: only games of this type."})
     enabled = fields.Boolean(truthy={True}, falsy={False}, load_default=True)
     position = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=-1000, max=1000),
                               metadata={"description": "Orders are tried by position (then age)."})
-    match = fields.Dict(required=True, metadata={"description": _RULE_DOC["match"]})
-    if_ = fields.List(fields.Raw(), data_key="if", load_default=list, metadata={"description": _RULE_DOC["if"]})
-    unless = fields.List(fields.Raw(), load_default=list, metadata={"description": _RULE_DOC["unless"]})
-    answer = fields.Raw(required=True, metadata={"description": _RULE_DOC["answer"]})
+    match = fields.Dict(required=True, metadata={**_RULE["match"], "description": _RULE_DOC["match"]})
+    if_ = _conditions(_RULE_DOC["if"], data_key="if", load_default=list)
+    unless = _conditions(_RULE_DOC["unless"], load_default=list)
+    answer = fields.Raw(required=True, metadata={**_RULE["answer"], "description": _RULE_DOC["answer"]})
     reads_hand = fields.Boolean(truthy={True}, falsy={False}, load_default=False,
                                 metadata={"description": _RULE_DOC["reads_hand"]})
+    during = fields.Dict(load_default=None, allow_none=True, metadata={"description": _RULE_DOC["during"]})
 
 
 class StandingOrderPatchSchema(Schema):
     name = fields.String(validate=validate.Length(max=80))
     enabled = fields.Boolean(truthy={True}, falsy={False})
     position = fields.Integer(strict=True, validate=validate.Range(min=-1000, max=1000))
-    match = fields.Dict(metadata={"description": _RULE_DOC["match"]})
-    if_ = fields.List(fields.Raw(), data_key="if", metadata={"description": _RULE_DOC["if"]})
-    unless = fields.List(fields.Raw(), metadata={"description": _RULE_DOC["unless"]})
-    answer = fields.Raw(metadata={"description": _RULE_DOC["answer"]})
+    match = fields.Dict(metadata={**_RULE["match"], "description": _RULE_DOC["match"]})
+    if_ = _conditions(_RULE_DOC["if"], data_key="if")
+    unless = _conditions(_RULE_DOC["unless"])
+    answer = fields.Raw(metadata={**_RULE["answer"], "description": _RULE_DOC["answer"]})
     reads_hand = fields.Boolean(truthy={True}, falsy={False}, metadata={"description": _RULE_DOC["reads_hand"]})
+    during = fields.Dict(allow_none=True, metadata={"description": _RULE_DOC["during"]})
 
 
 class StandingOrderSchema(Schema):
@@ -72,6 +128,7 @@ class StandingOrderSchema(Schema):
     unless = fields.List(fields.Raw(), required=True)
     answer = fields.List(fields.Raw(), required=True)
     reads_hand = fields.Boolean(required=True, metadata={"description": _RULE_DOC["reads_hand"]})
+    during = fields.Dict(required=True, allow_none=True, metadata={"description": _RULE_DOC["during"]})
     uses = fields.Integer(required=True, metadata={"description": "How many decisions it has answered."})
     last_used_at = fields.DateTime(allow_none=True)
     last_used_game_id = fields.String(allow_none=True)
@@ -88,7 +145,22 @@ class StandingOrderQuerySchema(Schema):
                             metadata={"description": "Only the orders for this game."})
 
 
-_RULE_FIELDS = ("match", "if_", "unless", "answer", "reads_hand")
+_RULE_FIELDS = ("match", "if_", "unless", "answer", "reads_hand", "during")
+
+
+class PresetInSchema(Schema):
+    preset = fields.String(required=True, validate=validate.OneOf(presets.KEYS), metadata={"description": (
+        "`windows_like_this`: always pass in this game's windows of the kind of `decision_id` (or the window "
+        "open now), about you or about others as that one is; `pass_this_phase`: pass on every window of this "
+        "game until the round or phase changes; `bid_zero_unless`: bid 0 at this game's auctions unless the lot "
+        "is of one of `lot_types`; `windows_not_about_me`: the recommended order, for all your Spartacus games.")})
+    game_id = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    decision_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=200),
+                                metadata={"description": "The open decision the preset is given from; it is "
+                                                         "answered at once when the new order matches it."})
+    lot_types = fields.List(fields.String(validate=validate.OneOf(presets.LOT_TYPES)), load_default=list,
+                            validate=validate.Length(max=len(presets.LOT_TYPES)),
+                            metadata={"description": "For `bid_zero_unless`: the lots you still want to bid on."})
 
 
 @blp.route("", methods=["GET"])
@@ -113,13 +185,36 @@ def create_order(args):
     """Give a standing order
 
     From now on a matching decision of yours is answered the moment it opens, with the
-    first legal `answer`. 403 `not_seated` for a game you do not play.
+    first legal `answer`. 403 `not_seated` for a game you do not play; 409
+    `too_many_standing_orders` when you have 50 already.
     """
     rule = {"match": args["match"], "if": args["if_"], "unless": args["unless"], "answer": args["answer"],
             "reads_hand": args["reads_hand"]}
+    if args["during"] is not None:
+        rule["during"] = args["during"]
     order = service.create_order(session(), auth.require_user(), rule=rule, name=args["name"],
                                  game_id=args["game_id"], game_type=args["game_type"], enabled=args["enabled"],
                                  position=args["position"])
+    return _shown(order), 201, {"Location": url_for("standing_orders.get_order", order_id=order.id)}
+
+
+@blp.route("/presets", methods=["POST"])
+@blp.errors(403, 404)
+@blp.mutation
+@blp.arguments(PresetInSchema)
+@blp.response(201, StandingOrderSchema, headers={"Location": {"schema": {"type": "string"}}})
+def give_preset(args):
+    """Give a ready-made standing order for one game
+
+    The presets look only at what the whole table knows and answer with the decision's
+    default (pass, bid 0), so they answer at the same moment whatever you hold. Given from
+    an open decision (`decision_id`) that the new order matches, that decision is answered
+    at once. 409 `decision_closed` when that decision is no longer open.
+    """
+    user = auth.require_user()
+    order = presets.give(session(), config(), user, args["game_id"], args["preset"],
+                         decision_id=args["decision_id"], lot_types=args["lot_types"],
+                         language=i18n.language_or_default(user.language))
     return _shown(order), 201, {"Location": url_for("standing_orders.get_order", order_id=order.id)}
 
 
@@ -151,6 +246,9 @@ def update_order(args, order_id: int):
                 "unless": args.get("unless", current.get("unless", [])),
                 "answer": args.get("answer", current.get("answer")),
                 "reads_hand": args.get("reads_hand", bool(current.get("reads_hand")))}
+        during = args.get("during", current.get("during"))
+        if during is not None:
+            rule["during"] = during
     order = service.update_order(session(), user, order_id, rule=rule, name=args.get("name"),
                                  enabled=args.get("enabled"), position=args.get("position"))
     return _shown(order)
@@ -172,7 +270,7 @@ def _shown(order) -> dict:
         "id": order.id, "name": order.name, "game_id": order.game_id, "game_type": order.game_type,
         "enabled": order.enabled, "position": order.position, "match": rule.get("match", {}),
         "if_": rule.get("if", []), "unless": rule.get("unless", []), "answer": rule.get("answer", []),
-        "reads_hand": bool(rule.get("reads_hand")),
+        "reads_hand": bool(rule.get("reads_hand")), "during": rule.get("during"),
         "uses": order.uses, "last_used_at": order.last_used_at, "last_used_game_id": order.last_used_game_id,
         "created_at": order.created_at, "updated_at": order.updated_at,
     }

@@ -20,15 +20,22 @@ blp = ApiBlueprint("webhooks", __name__, url_prefix="/webhooks",
                    description="Webhooks: Capua POSTs your games' events to your URLs, signed per Standard Webhooks.")
 
 _STATUSES = ("pending", "sending", "succeeded", "failed")
+_URL_DOC = {
+    "format": "uri", "pattern": "^https?://[^\\s]+$",
+    "description": "Where to POST: an https (or http) URL of a public address, unless the operator allows "
+                   "others; no user name or password, no #fragment."}
+
+
+def _event_type() -> fields.String:
+    """An event type name; the service refuses others with 422 ``invalid_event_types``."""
+    return fields.String(validate=validate.Length(max=64), metadata={"enum": sorted(service.EVENT_TYPES)})
 
 
 class WebhookCreateSchema(Schema):
-    url = fields.String(required=True, validate=validate.Length(min=1, max=2000), metadata={
-        "description": "Where to POST: an https (or http) URL of a public address, unless the operator "
-                       "allows others."})
+    url = fields.String(required=True, validate=validate.Length(min=1, max=2000), metadata=_URL_DOC)
     game_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32), metadata={
         "description": "One game; `null` for every game you hold a seat in."})
-    event_types = fields.List(fields.String(validate=validate.Length(max=64)), load_default=None, allow_none=True,
+    event_types = fields.List(_event_type(), load_default=None, allow_none=True,
                               validate=validate.Length(min=1, max=20),
                               metadata={"description": "Which events to receive (see `GET /webhooks/event-types`); "
                                                        "all of them when omitted."})
@@ -36,8 +43,8 @@ class WebhookCreateSchema(Schema):
 
 
 class WebhookUpdateSchema(Schema):
-    url = fields.String(validate=validate.Length(min=1, max=2000))
-    event_types = fields.List(fields.String(validate=validate.Length(max=64)), validate=validate.Length(min=1, max=20))
+    url = fields.String(validate=validate.Length(min=1, max=2000), metadata=_URL_DOC)
+    event_types = fields.List(_event_type(), validate=validate.Length(min=1, max=20))
     description = fields.String(validate=validate.Length(max=200))
     enabled = fields.Boolean(truthy={True}, falsy={False},
                              metadata={"description": "`true` turns a disabled webhook back on."})

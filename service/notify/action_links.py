@@ -1,5 +1,6 @@
 """One-click links in notification mail: answer a decision, accept or decline an
-invitation, take a seat back from the bot, unsubscribe.
+invitation, give a standing-order preset (:mod:`service.play.presets`), take a seat back
+from the bot, unsubscribe.
 
 A link carries a token signed with the secret key (its own salt, so no other signature
 verifies here) naming exactly what it may do: one seat, one decision and, for a button,
@@ -37,7 +38,7 @@ from service.plumbing.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 SALT = "capua.action-link.v1"
 MAX_BUTTONS = 8
-KINDS = ("act", "choose", "invite", "return", "unsubscribe")
+KINDS = ("act", "choose", "invite", "order", "return", "unsubscribe")
 #: A decision's link stays signed-valid this long past the deadline it was mailed with
 #: (deadlines move: vacations, extensions); whether the decision is still open decides.
 DECISION_GRACE = dt.timedelta(days=14)
@@ -122,6 +123,10 @@ def button_commands(decision: Mapping[str, Any]) -> Optional[list[dict]]:
     """The decision's answers as ``{"type", "args"}`` when there are at most
     :data:`MAX_BUTTONS` of them, else ``None`` (the mail links to a page instead)."""
     options = decision.get("options")
+    named = [a["command"] for a in decision.get("answers") or () if isinstance(a.get("command"), Mapping)]
+    if options is None and named:
+        # A big form (a fight plan) with a few named answers: those are the buttons.
+        return [{"type": c["type"], "args": dict(c.get("args") or {})} for c in named][:MAX_BUTTONS]
     if options is not None:
         return [{"type": o["type"], "args": dict(o.get("args") or {})} for o in options] \
             if 0 < len(options) <= MAX_BUTTONS else None
@@ -162,6 +167,22 @@ def decision_links(config: Config, *, game_id: str, seat: int, user_id: int, dec
     buttons = [(command, url_for_link(config, ActionLink(kind="act", command=command, **common)))
                for command in button_commands(decision) or ()]
     return {"buttons": buttons, "choose_url": url_for_link(config, ActionLink(kind="choose", **common))}
+
+
+def order_links(config: Config, *, game_id: str, seat: int, user_id: int, decision: Mapping[str, Any],
+                deadline: Optional[dt.datetime], now: dt.datetime) -> list[tuple[str, str]]:
+    """``[(preset, url)...]``: the standing-order presets offered under one decision of a
+    mail (its payload's ``presets``, with what the decision was: ``like`` and ``phase``).
+    Each link has its own ``jti``: giving an order does not burn the answer buttons."""
+    offered = decision.get("presets") or {}
+    expires = max(deadline or now, now) + DECISION_GRACE
+    out = []
+    for key in offered.get("keys") or ():
+        spec = {"like": offered.get("like"), "phase": offered.get("phase")}
+        out.append((key, url_for_link(config, ActionLink(
+            kind="order", game_id=game_id, seat=seat, user_id=user_id, decision_id=decision["id"], answer=key,
+            command=spec, jti=new_jti(), expires_at=expires))))
+    return out
 
 
 def invitation_links(config: Config, *, game_id: str, seat: int, email: str, now: dt.datetime) -> dict:
@@ -225,6 +246,15 @@ def prepare(session: Session, config: Config, link: ActionLink) -> Prepared:
     seat = _seat(session, game, link.seat)
     if user is None or seat is None or seat.user_id != user.id:
         raise Forbidden("This link belongs to a seat you no longer hold.", code="link_invalid")
+    if link.kind == "order":
+        from service.play import presets
+
+        if link.answer not in presets.KEYS or not isinstance(link.command, Mapping):
+            raise Forbidden("This link is not valid.", code="link_invalid")
+        if game.status != "running":
+            raise Conflict("The game is over." if game.status == "finished" else "The game has not started.",
+                           code="decision_closed")
+        return Prepared(link=link, user=user, game=game)
     if link.kind == "return":
         if seat.bot_since is None:
             raise Conflict("The bot does not play your seat; nothing to take back.", code="not_taken_over")
@@ -298,6 +328,16 @@ def perform(session: Session, config: Config, link: ActionLink,
         return prepared
     if link.kind == "return":
         absence.take_back_seat(session, config, game.id, user)
+        return prepared
+    if link.kind == "order":
+        from service.play import presets
+        from service.words import i18n
+
+        like, phase = link.command.get("like"), link.command.get("phase")
+        presets.give(session, config, user, game.id, link.answer, decision_id=link.decision_id,
+                     like=like if isinstance(like, Mapping) else None,
+                     phase=phase if isinstance(phase, Mapping) else None,
+                     language=i18n.language_or_default(user.language))
         return prepared
     command = prepared.command if link.kind == "act" else _answering(prepared.decision, chosen)
     if command is None:

@@ -17,6 +17,7 @@ mail can only ever mean that message.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Optional, Sequence
@@ -26,12 +27,20 @@ from sqlalchemy.orm import Session
 
 from service.identity.settings import preferences_for
 from service.notify import action_links, talk
+from service.play import presets
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, OpenDecision, Seat, User
 from service.words import i18n, telling
+from service.words.seat_marks import seat_letter
 
 #: At most this many events are listed per game (the latest), then "and N more".
 MAX_EVENT_LINES = 15
+#: Words for a decision's named answers (``engine.spartacus.arena.plan.PRESETS``).
+ANSWER_LABELS = {
+    "close": i18n.N_("Fight plan: close in and strike"),
+    "keep_distance": i18n.N_("Fight plan: keep your distance"),
+    "blow_by_blow": i18n.N_("No plan: ask me every question of the fight"),
+}
 
 
 @dataclass
@@ -69,6 +78,16 @@ class Context:
         seats = {(s.game_id, s.seat): s for s in session.scalars(select(Seat).where(Seat.game_id.in_(game_ids)))} \
             if game_ids else {}
         return cls(prefs=preferences_for(session, list(users), None), games=games, open_rows=open_rows, seats=seats)
+
+
+#: A player who opened the game's page this recently is taken to be playing there: no mail
+#: asks them the question in front of them or tells them the moves they see (reminders
+#: before a deadline still come).
+ON_PAGE = dt.timedelta(minutes=10)
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.timezone.utc)
 
 
 def compose(session: Session, config: Config, user: User, rows: Sequence[Notification],
@@ -174,28 +193,41 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
         if row.kind == "invitation_declined":
             declined.append(_("%(email)s declined your invitation to seat %(n)s; that seat is now open to anyone "
                               "with the game's link.", email=payload.get("declined_by", ""),
-                              n=int(payload.get("declined_seat", 0)) + 1))
+                              n=seat_letter(payload.get("declined_seat", 0))))
 
     asked = []
+    on_page = {n for (gid, n), s in seats.items() if gid == game.id and s.user_id == user.id
+               and s.on_page_at is not None and now - _aware(s.on_page_at) < ON_PAGE}
     for (seat_no, decision_id), (row, decision) in sorted(decisions.items(), key=lambda kv: kv[1][0].id):
         current = open_rows.get((game.id, seat_no, decision_id))
         if current is None:  # answered meanwhile (on the site, by a link, by its deadline)
             continue
+        if seat_no in on_page and row.kind != "reminder":  # the question is in front of them
+            continue
         links = action_links.decision_links(config, game_id=game.id, seat=seat_no, user_id=user.id,
                                             decision=decision, deadline=current.deadline_at, now=now)
         cards = decision.get("cards") or {}
+        named = {_command_key(a["command"]): a["key"] for a in decision.get("answers") or ()}
+        orders = action_links.order_links(config, game_id=game.id, seat=seat_no, user_id=user.id, decision=decision,
+                                          deadline=current.deadline_at, now=now)
         asked.append({
             "prompt": telling.decision_prompt(lang, decision, game.game_type, names),
             "deadline": i18n.format_moment(current.deadline_at, lang, tz) if current.deadline_at else "",
             "paused": current.deadline_at is None and current.paused_remaining_s is not None,
-            "default_label": telling.command_label(lang, decision["default"], cards, game.game_type, names) if decision.get("default") else "",
-            "buttons": [{"label": telling.command_label(lang, command, cards, game.game_type, names), "url": url}
+            "default_label": telling.command_label(lang, decision["default"], cards, game.game_type, names)
+            if decision.get("default") and decision.get("mode") != "free" else "",
+            "buttons": [{"label": _(ANSWER_LABELS[named[_command_key(command)]])
+                         if named.get(_command_key(command)) in ANSWER_LABELS
+                         else telling.command_label(lang, command, cards, game.game_type, names), "url": url}
                         for command, url in links["buttons"]],
+            "orders": [{"label": _(presets.NAMES[key]), "url": url} for key, url in orders],
             "choose_url": links["choose_url"],
             "reminder": row.kind == "reminder",
         })
 
-    lines = [telling.describe_event(lang, e, names, tz, game.game_type) for _seq, e in sorted(events_by_seq.items())]
+    # a player on the page sees the moves there (they are listed above the board)
+    lines = [] if on_page else \
+        [telling.describe_event(lang, e, names, tz, game.game_type) for _seq, e in sorted(events_by_seq.items())]
     more = max(0, len(lines) - MAX_EVENT_LINES)
     lines = lines[-MAX_EVENT_LINES:]
     outcome_text = _outcome_text(lang, outcome, names) if outcome else None
@@ -225,6 +257,10 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
         "invitation": invitation, "outcome": outcome_text, "declined": declined, "return_url": return_url,
         "talk": talk_lines,
     }
+
+
+def _command_key(command: Mapping[str, Any]) -> str:
+    return json.dumps({"type": command.get("type"), "args": command.get("args") or {}}, sort_keys=True)
 
 
 def _talk_entry(config: Config, user: User, lang: str, tz: str, game: Game, message: Mapping[str, Any]) -> dict:
@@ -264,7 +300,7 @@ def _talk_subject(_, sections: Sequence[dict], said: Sequence[dict]) -> str:
 
 def _outcome_text(lang: str, outcome: Mapping[str, Any], names: Mapping[int, str]) -> str:
     _ = i18n.translator(lang)
-    winners = [names.get(int(w), _("Seat %(n)s", n=int(w) + 1)) for w in outcome.get("winners") or ()]
+    winners = [names.get(int(w), _("Seat %(n)s", n=seat_letter(w))) for w in outcome.get("winners") or ()]
     if not winners:
         return _("Nobody won.")
     return _("Winner: %(names)s.", names=", ".join(winners)) if len(winners) == 1 \

@@ -32,8 +32,9 @@ scaled to the game's clock.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -41,11 +42,13 @@ from sqlalchemy.orm import Session
 from engine.core.game import Rules
 from engine.core.types import Event
 from service.identity.settings import Preferences, preferences_for
-from service.play import meta_events
+from service.play import fanout, meta_events
+from service.play.standing_orders import phase_key
 from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
-from service.plumbing.db import Game, Notification, OpenDecision, Seat, StoredEvent, User, utcnow
+from service.plumbing.db import Game, Notification, Seat, User, utcnow
 from service.plumbing.rows import get_rows
+from service.words.seat_marks import seat_letter
 
 log = logging.getLogger(__name__)
 
@@ -143,22 +146,28 @@ def card_names(view: Any) -> dict[str, str]:
 
 
 def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
-    """What players are called in mail: display name, else the address's local part."""
-    ids = [s.user_id for s in seats if s.user_id is not None]
-    users = {u.id: u for u in session.scalars(select(User).where(User.id.in_(ids)))} if ids else {}
+    """What players are called in mail: display name, else the address's local part, with
+    the seat's letter as the boards draw it (``Ann (A)``, ``Bot B``)."""
+    users = get_rows(session, User, [s.user_id for s in seats if s.user_id is not None])
     out = {}
     for s in seats:
         if s.is_bot:
-            out[s.seat] = f"Bot {s.seat + 1}"
+            out[s.seat] = f"Bot {seat_letter(s.seat)}"
         elif s.user_id in users:
             u = users[s.user_id]
-            out[s.seat] = u.display_name or (u.email or "").split("@")[0] or f"Player {s.seat + 1}"
+            name = u.display_name or (u.email or "").split("@")[0]
+            out[s.seat] = f"{name} ({seat_letter(s.seat)})" if name else f"Player {seat_letter(s.seat)}"
     return out
 
 
 def decision_payload(decision_json: Mapping[str, Any], names: Mapping[str, str],
-                     deadline: Optional[dt.datetime]) -> dict:
-    """What a mail needs of one decision (from ``Decision.to_json()`` for its seat)."""
+                     deadline: Optional[dt.datetime], presets: Optional[Mapping[str, Any]] = None) -> dict:
+    """What a mail needs of one decision (from ``Decision.to_json()`` for its seat).
+
+    ``answers`` are the named answers a decision offers in its context (``presets``: a fight
+    plan's "close in", "keep distance", "blow by blow"), buttons where the whole form is too
+    much; ``presets`` the standing orders the mail offers under it
+    (:func:`service.play.presets.presets_for`, with what the decision was)."""
     referenced = set()
     for option in decision_json.get("options") or ():
         for key in ("card", "push"):
@@ -176,6 +185,10 @@ def decision_payload(decision_json: Mapping[str, Any], names: Mapping[str, str],
         "default": decision_json.get("default"),
         "deadline_at": deadline.isoformat() if deadline else None,
         "cards": {k: v for k, v in names.items() if k in referenced},
+        "answers": [{"key": key, "command": {"type": decision_json.get("command_type"), "args": dict(args)}}
+                    for key, args in ((decision_json.get("context") or {}).get("presets") or {}).items()
+                    if isinstance(args, Mapping)],
+        "presets": dict(presets) if presets else None,
     }
 
 
@@ -188,7 +201,7 @@ def visible_event(rules: Rules, seq: int, event: Event, viewer: Optional[int]) -
 
 
 def on_append(session: Session, config: Config, game: Game, rules: Rules, state: Any,
-              appended: Sequence[tuple[int, Event]], seats: Sequence[Seat]) -> None:
+              appended: Sequence[tuple[int, Event]], seats: Sequence[Seat], change: fanout.Change) -> None:
     """The fan-out listener: a notification row per human player who should hear of this.
 
     A player who has new decisions gets ``your_turn`` (urgent); when the game ended,
@@ -199,19 +212,16 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
     if not humans or not appended:
         return
     now = utcnow()
-    new_keys = {(r.decision_id, r.seat): r for r in session.scalars(
-        select(OpenDecision).where(OpenDecision.game_id == game.id, OpenDecision.opened_version == game.version,
-                                   OpenDecision.mode != "free"))}
-    first_seq, last_seq = appended[0][0], appended[-1][0]
-    actors = set(session.scalars(select(StoredEvent.actor_user_id).where(
-        StoredEvent.game_id == game.id, StoredEvent.seq >= first_seq, StoredEvent.seq <= last_seq,
-        StoredEvent.actor_user_id.is_not(None))))
+    opened = {(o.decision_id, o.seat): o for o in change.opened}
+    new_keys = {key: o for key, o in opened.items() if o.mode != "free"}
+    actors = change.actors
     users = get_rows(session, User, [s.user_id for s in humans])
     prefs = preferences_for(session, list(users.values()), game.id)
-    last = _last_mailed(session, users)
+    last = change.last_mailed if change.last_mailed is not None else _last_mailed(session, users)
     names = seat_names(session, seats)
     finished = game.status == "finished"
     pending = rules.pending(state) if not finished else None
+    phase = functools.cache(lambda: phase_key(rules, state))
     written: set[int] = set()
     for seat in humans:
         user = users.get(seat.user_id)
@@ -233,14 +243,32 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
                                    "events": events, "version": game.version}
         if mine:
             view_names = card_names(rules.view(state, seat.seat))
-            payload["decisions"] = [decision_payload(d.to_json(), view_names, new_keys[(d.id, seat.seat)].deadline_at)
-                                    for d in mine]
+            # A free action with named answers that opened with them (the fight plan with
+            # the invitation to the games) rides along, so the mail can set it too.
+            along = [d for d in pending.for_seat(seat.seat)
+                     if d.mode == "free" and (d.id, seat.seat) in opened and d.context.get("presets")]
+            payload["decisions"] = [decision_payload(d.to_json(), view_names, opened[(d.id, seat.seat)].deadline_at,
+                                                     _presets_offered(d, phase))
+                                    for d in [*mine, *along]]
         if finished:
             payload["outcome"] = game.outcome
         if _write(session, config, user, prefs[user.id], last.get(user.id), game.id, seat.seat, kind, urgent,
                   payload, now):
             written.add(user.id)
     dispatch.remember_users(session, config, written)
+
+
+def _presets_offered(decision: Any, phase: Callable[[], Optional[dict]]) -> Optional[dict]:
+    """The standing-order presets a mail offers under ``decision``, with what it was and
+    the game's public round and phase (``phase()``)."""
+    from service.play import presets
+
+    keys = [k for k in presets.presets_for(decision.mode, decision.prompt_key) if k in presets.WINDOW_PRESETS
+            and (k != "pass_this_phase" or phase() is not None)]
+    if not keys:
+        return None
+    return {"keys": keys, "like": presets.like_of(decision),
+            "phase": phase() if "pass_this_phase" in keys else None}
 
 
 def _json_names(names: Mapping[int, str]) -> dict[str, str]:

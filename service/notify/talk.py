@@ -33,6 +33,7 @@ from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
 from service.notify import webhooks
+from service.words.seat_marks import seat_letter
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Seat, TableMessage, TableMessageRecipient, User, WebhookEndpoint, utcnow
 from service.plumbing.errors import Forbidden, InvalidInput, NotFound
@@ -167,7 +168,7 @@ def message_view(message: TableMessage, audience: Optional[Iterable[int]], names
         "sender_name": names.get(message.sender_seat, f"Player {message.sender_seat + 1}"),
         "public": message.public,
         "to": to,
-        "to_names": [names.get(s, f"Player {s + 1}") for s in to] if to is not None else None,
+        "to_names": [names.get(s, f"Player {seat_letter(s)}") for s in to] if to is not None else None,
         "body": message.body,
         "reply_to_id": message.reply_to_id,
         "via": message.via,
@@ -200,8 +201,8 @@ def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
     out = {}
     for s in seats:
         holder = users.get(s.user_id)
-        out[s.seat] = (holder.display_name if holder is not None and holder.display_name
-                       else f"Bot {s.seat + 1}" if s.is_bot else f"Player {s.seat + 1}")
+        out[s.seat] = (f"{holder.display_name} ({seat_letter(s.seat)})" if holder is not None and holder.display_name
+                       else f"Bot {seat_letter(s.seat)}" if s.is_bot else f"Player {seat_letter(s.seat)}")
     return out
 
 

@@ -33,12 +33,12 @@ from sqlalchemy.orm import Session
 
 from engine.core.game import Rules
 from engine.core.types import Event
+from service.play import fanout
 from service.plumbing import dispatch, netguard
 from service.plumbing.config import Config
 from service.words import i18n
 from service.plumbing.db import (
     Game,
-    OpenDecision,
     Seat,
     User,
     WebhookAttempt,
@@ -330,11 +330,13 @@ def endpoints_for_game(session: Session, game_id: str, seats: Sequence[Seat]) ->
 
 
 def on_append(session: Session, config: Config, game: Game, rules: Rules, state: Any,
-              appended: Sequence[tuple[int, Event]], seats: Sequence[Seat]) -> None:
+              appended: Sequence[tuple[int, Event]], seats: Sequence[Seat], change: fanout.Change) -> None:
     """The :mod:`service.play.fanout` listener: queue what each covering endpoint may see of
     the events just appended to ``game`` (now in ``state``)."""
+    if change.webhooks is False or not appended:
+        return
     endpoints = endpoints_for_game(session, game.id, seats)
-    if not endpoints or not appended:
+    if not endpoints:
         return
     seat_of = {s.user_id: s.seat for s in seats if s.user_id is not None}
     at = game.updated_at or utcnow()
@@ -356,7 +358,7 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
                         game_id=game.id, at=at)
         if "decision.opened" in wanted and seat is not None and game.status == "running":
             if opened is None:
-                opened = _opened_decisions(session, game, rules, state)
+                opened = _opened_decisions(game, rules, state, change)
             for decision in opened.get(seat, ()):
                 enqueue(session, config, endpoint, "decision.opened", {**data, "decision": decision},
                         game_id=game.id, at=at)
@@ -389,16 +391,13 @@ def _visible(rules: Rules, ev: Event, viewer: Optional[int]) -> Optional[dict]:
     return rules.visible(ev, viewer)
 
 
-def _opened_decisions(session: Session, game: Game, rules: Rules, state: Any) -> dict[int, list[dict]]:
-    """Per seat, the blocking decisions opened by this change: their ``open_decisions``
-    rows were opened at the game's current version."""
-    rows = {(r.decision_id, r.seat): r for r in session.scalars(
-        select(OpenDecision).where(OpenDecision.game_id == game.id)
-    )}
+def _opened_decisions(game: Game, rules: Rules, state: Any, change: fanout.Change) -> dict[int, list[dict]]:
+    """Per seat, the blocking decisions opened by this change."""
+    rows = {(o.decision_id, o.seat): o for o in change.opened}
     out: dict[int, list[dict]] = {}
     for decision in rules.pending(state).blocking:
         row = rows.get((decision.id, decision.seat))
-        if row is None or row.opened_version != game.version:
+        if row is None:
             continue
         out.setdefault(decision.seat, []).append({
             **decision.to_json(), "deadline_at": _iso(row.deadline_at) if row.deadline_at else None,

@@ -34,6 +34,7 @@ from engine.core.chance import ChanceRequest, RESOLVE_CHANCE, draw_outcome
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules, forced_answer
 from engine.core.types import Command, Decision, Event, SYSTEM_SEAT
+from service.play.standing_orders import phase_key
 from service.play.store import step_as_stored
 from service.plumbing.clock import DEFAULTS_ONLY
 
@@ -72,14 +73,17 @@ def answer_ms(level: str, think_ms: int) -> float:
 
 
 def bot_command(rules: Rules, state: Any, decision: Decision, *, level: str = bots.DEFAULT_LEVEL,
-                think_ms: int = 1000, paced: bool = False) -> Command:
+                think_ms: int = 1000, paced: bool = False,
+                generator: Optional[Callable[[Decision], random.Random]] = None) -> Command:
     """The answer of a bot at ``level`` to ``decision`` of ``state``, within
     :func:`answer_ms` of wall time (see :func:`engine.core.bots.answer`); ``paced``: not
-    before it either, so the time an answer takes is the same for every decision."""
+    before it either, so the time an answer takes is the same for every decision.
+    ``generator(decision)`` gives the bot's generator (a test's seeded one,
+    :func:`service.play.games.injected_bot_generator`)."""
     began = _monotonic()
     give_up = began + answer_ms(level, think_ms) / 1000
-    command = bots.answer(rules, registry.bot_knowledge(rules.name), state, decision,
-                          random.Random(secrets.randbits(64)), level=level,
+    rng = generator(decision) if generator is not None else random.Random(secrets.randbits(64))
+    command = bots.answer(rules, registry.bot_knowledge(rules.name), state, decision, rng, level=level,
                           should_stop=lambda: _monotonic() >= give_up)
     if paced:
         left = give_up - _monotonic()
@@ -93,6 +97,7 @@ def autoplay(
     standing: Optional["StandingBook"] = None, level: str = bots.DEFAULT_LEVEL, think_ms: int = 1000,
     draw: Optional[Callable[[ChanceRequest], Mapping]] = None, levels: Optional[Mapping[int, str]] = None,
     search_answers: Optional[int] = None, paced: bool = False,
+    generator: Optional[Callable[[Decision], random.Random]] = None,
 ) -> tuple[Any, list[Event]]:
     """Resolve chance and answer bot seats until only humans owe an answer or the game ends.
 
@@ -141,7 +146,8 @@ def autoplay(
                 state, made = step_as_stored(rules, state, forced[1])
                 events.extend(made)
                 continue
-            ordered = _standing_answer(standing, pending.blocking, bot_seats) if standing is not None else None
+            ordered = _standing_answer(standing, pending.blocking, bot_seats, _phase_of(rules, state)) \
+                if standing is not None else None
             if ordered is not None and (not owed or ordered[0].order <= min(d.order for d in owed)):
                 decision, command, order_id = ordered
                 try:
@@ -165,7 +171,7 @@ def autoplay(
             else:
                 try:
                     command = bot_command(rules, state, decision, level=seat_level, think_ms=think_ms,
-                                          paced=paced and seat_level in SEARCH_LEVELS)
+                                          paced=paced and seat_level in SEARCH_LEVELS, generator=generator)
                     state, made = step_as_stored(rules, state, command)
                 except RuleViolation:
                     state, made = step_as_stored(rules, state, decision.default)
@@ -203,11 +209,24 @@ def _forced(blocking: Sequence[Decision], open_decisions: Sequence[Decision],
     return None
 
 
-def _standing_answer(standing: "StandingBook", blocking: Sequence[Decision],
-                     bot_seats: frozenset[int]) -> Optional[tuple[Decision, Command, int]]:
+def _phase_of(rules: Rules, state: Any) -> Callable[[], Optional[dict]]:
+    """The game's public round and phase, worked out once and only if an order asks."""
+    known: list = []
+
+    def phase() -> Optional[dict]:
+        if not known:
+            known.append(phase_key(rules, state))
+        return known[0]
+
+    return phase
+
+
+def _standing_answer(standing: "StandingBook", blocking: Sequence[Decision], bot_seats: frozenset[int],
+                     phase: Optional[Callable[[], Optional[dict]]] = None
+                     ) -> Optional[tuple[Decision, Command, int]]:
     """The first human decision (in ``order``) that a standing order answers."""
     for decision in sorted((d for d in blocking if d.seat not in bot_seats), key=lambda d: d.order):
-        found = standing.answer(decision)
+        found = standing.answer(decision, phase)
         if found is not None:
             return decision, found[0], found[1]
     return None

@@ -22,7 +22,8 @@ The claim is committed before the work so that the work's transaction never hold
 lock on the row while it takes the game's (a command holds them in the other order); a
 claim left by a dead worker expires after the task time limit.
 
-Reminders are armed here when a deadline is set or moves, and sent by
+Reminders are armed when a decision opens (:func:`service.play.games.refresh_open_decisions`)
+and here when a deadline moves, and sent by
 :mod:`service.notify.reminders`.  Deadline tasks are handed to the worker after commit
 through :mod:`service.plumbing.dispatch`.
 """
@@ -40,47 +41,38 @@ from sqlalchemy.orm import Session, sessionmaker
 from engine.core.game import Rules
 from engine.core.types import Event
 from service.identity import settings
-from service.play import absence, games, meta_events
+from service.play import absence, fanout, games, meta_events
 from service.play.game_clock import MAX_CLOCK_HOURS, arm_reminder, is_paused, policy_for
 from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.errors import Conflict, InvalidInput, LostRace
-from service.plumbing.rows import get_rows
 
 log = logging.getLogger(__name__)
 
 #: Deadlines this close are also scheduled as Celery tasks at their exact time; later
-#: ones are left to the sweep (tasks with a far ETA sit unacknowledged in the broker and
-#: come back after its visibility timeout).
-ETA_HORIZON = dt.timedelta(minutes=30)
+#: ones are left to the sweep.  A task waiting for its ETA sits unacknowledged in the
+#: broker, which hands it out again once its visibility timeout passes, so the horizon
+#: stays within the countdown the broker allows for (``worker.celery_app.LONGEST_COUNTDOWN``).
+ETA_HORIZON = dt.timedelta(seconds=60)
 
 
 def claim_timeout(config: Config) -> dt.timedelta:
-    """A deadline claim older than this belongs to a dead worker (as for mail)."""
-    from service.plumbing import mail
-
-    return mail.claim_timeout(config)
+    """How old a deadline claim must be before it can only belong to a dead worker: the
+    task time limit (a live task is killed by then) plus half of it, at least 5 s, for
+    clock skew between machines."""
+    limit = config.task_time_limit_seconds
+    return dt.timedelta(seconds=limit + max(5, limit // 2))
 
 
 def on_append(session: Session, config: Config, game: Game, rules: Rules, state: Any,
-              appended: Sequence[tuple[int, Event]], seats: Sequence[Seat]) -> None:
-    """Fan-out listener: arm reminders of the decisions just opened, and have their
-    deadlines scheduled after commit."""
-    rows = list(session.scalars(select(OpenDecision).where(
-        OpenDecision.game_id == game.id, OpenDecision.opened_version == game.version,
-        OpenDecision.deadline_at.is_not(None), OpenDecision.remind_at.is_(None))))
-    if not rows:
-        return
-    policy = policy_for(session, game)
-    users = get_rows(session, User, {r.user_id for r in rows if r.user_id})
-    prefs = settings.preferences_for(session, list(users.values()), game.id)
-    now = utcnow()
-    for row in rows:
-        lead = prefs[row.user_id].reminder_lead_hours if row.user_id in prefs else None
-        arm_reminder(row, policy, lead, now)
-    session.flush()
-    dispatch.remember_deadlines(session, config, [(r.id, r.deadline_at) for r in rows])
+              appended: Sequence[tuple[int, Event]], seats: Sequence[Seat], change: fanout.Change) -> None:
+    """Fan-out listener: have the deadlines of the decisions just opened scheduled after
+    commit (their reminders were armed as they were written, by
+    :func:`service.play.games.refresh_open_decisions`)."""
+    due = [(o.id, o.deadline_at) for o in change.opened if o.deadline_at is not None]
+    if due:
+        dispatch.remember_deadlines(session, config, due)
 
 
 # --------------------------------------------------------------------------- applying deadlines

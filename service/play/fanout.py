@@ -7,6 +7,10 @@ deliveries...) with the caller's session, so they commit or roll back together w
 events; delivery happens after commit.  A listener renders only from
 ``rules.view``/``rules.visible`` for the recipient's seat.
 
+Listeners are told what the change had in hand (a :class:`Change`): the decisions it
+opened, who caused its events, and what the command's loader read beside the game, so
+that they need not read back what was just written.
+
 Play knows nothing of its listeners: the composition roots (the app factory, the
 worker's start-up, :func:`service.wiring.connect`) register them here, so that play
 never imports notify.
@@ -14,7 +18,9 @@ never imports notify.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from sqlalchemy.orm import Session
 
@@ -23,7 +29,38 @@ from engine.core.types import Event
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Seat
 
-Listener = Callable[[Session, Config, Game, Rules, Any, Sequence[tuple[int, Event]], Sequence[Seat]], None]
+
+
+@dataclass(frozen=True)
+class Opened:
+    """An ``open_decisions`` row a change opened, as it was written."""
+
+    id: int
+    decision_id: str
+    seat: int
+    user_id: Optional[int]
+    mode: str
+    deadline_at: Optional[dt.datetime]
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a change had in hand besides its events.
+
+    ``opened``: the decisions it opened (rows of ``open_decisions`` new at this version,
+    free actions included); ``actors``: the users who caused any of its events (a
+    command's player, a standing order's owner).  ``last_mailed`` (when each player was
+    last mailed a notification) and ``webhooks`` (whether an enabled endpoint covers the
+    game) are ``None`` when the change did not read them: a listener then reads them itself.
+    """
+
+    opened: Sequence[Opened] = ()
+    actors: frozenset[int] = frozenset()
+    last_mailed: Optional[Mapping[int, dt.datetime]] = None
+    webhooks: Optional[bool] = None
+
+
+Listener = Callable[[Session, Config, Game, Rules, Any, Sequence[tuple[int, Event]], Sequence[Seat], Change], None]
 CreatedListener = Callable[[Session, Config, Game, Sequence[Seat]], None]
 
 _on_append: tuple[Listener, ...] = ()
@@ -41,10 +78,10 @@ def listeners() -> list[Listener]:
 
 
 def after_append(session: Session, config: Config, game: Game, rules: Rules, state: Any,
-                 appended: Sequence[tuple[int, Event]], seats: Sequence[Seat]) -> None:
+                 appended: Sequence[tuple[int, Event]], seats: Sequence[Seat], change: Change) -> None:
     """Run every listener on the events just appended to ``game`` (now in ``state``)."""
     for listener in _on_append:
-        listener(session, config, game, rules, state, appended, seats)
+        listener(session, config, game, rules, state, appended, seats, change)
 
 
 def after_create(session: Session, config: Config, game: Game, seats: Sequence[Seat]) -> None:

@@ -103,6 +103,12 @@ def is_paused(session: Session, game_id: str) -> bool:
 
 def arm_reminder(row: OpenDecision, policy: ClockPolicy, preferred_hours: Optional[int], now: dt.datetime) -> None:
     """Set when to remind the row's player of its deadline (or not at all)."""
-    lead = clock.reminder_lead(policy.for_mode(row.mode), preferred_hours) if row.deadline_at is not None else None
-    at = row.deadline_at - lead if lead is not None else None
-    row.remind_at = at if at is not None and at > now else None
+    row.remind_at = reminder_at(policy, row.mode, row.deadline_at, preferred_hours, now)
+
+
+def reminder_at(policy: ClockPolicy, mode: str, deadline: Optional[dt.datetime], preferred_hours: Optional[int],
+                now: dt.datetime) -> Optional[dt.datetime]:
+    """When to remind a player of a decision of ``mode`` due at ``deadline``, or ``None``."""
+    lead = clock.reminder_lead(policy.for_mode(mode), preferred_hours) if deadline is not None else None
+    at = deadline - lead if lead is not None else None
+    return at if at is not None and at > now else None

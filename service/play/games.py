@@ -17,26 +17,33 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import random
 import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, not_, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import registry
 from engine.core import bots as engine_bots
 from engine.core import schema as schema_mod
+from engine.core.chance import draw_outcome
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules
-from engine.core.types import Command, Event
-from service.play import absence, fanout, game_clock, meta_events, standing_orders, store
+from engine.core.types import Command, Decision, Event
+from service.identity import settings
+from service.play import absence, at_hand, fanout, game_clock, meta_events, standing_orders, store
 from service.play.bots import autoplay, owed_by_bots
 from service.plumbing import dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
+from service.plumbing.rows import get_rows
+from service.words.seat_marks import seat_letter
 from service.plumbing.errors import (
     Conflict,
     Forbidden,
@@ -239,7 +246,27 @@ def join_game(session: Session, config: Config, game_id: str, user: User, seat: 
 def _start(session: Session, config: Config, game: Game, rules: Rules, seats: Sequence[Seat]) -> SubmitResult:
     """Deal the game: the initial state, then chance and bots until a human must act."""
     state = rules.initial_state(game.seat_count, game.options)
+    state = _test_start_state(session, config, game, rules, state)
     return _advance(session, config, game, rules, state, None, None, seats)
+
+
+def _test_start_state(session: Session, config: Config, game: Game, rules: Rules, state: Any) -> Any:
+    """The state a test starts ``game`` from: ``state`` itself, except under ``TESTING``.
+
+    A scenario test may need a hand or a table that public setup cannot deal (the rulebook's
+    worked examples); ``create_app({"test_start_state": fn, "TESTING": True})`` with
+    ``fn(game, state) -> state`` (``state`` is the rules' initial state; return it unchanged
+    to start as usual) hands the service a hand-built engine state instead.  The events
+    fold onto it, so it is stored as the game's snapshot at version 0, which the loader
+    prefers to the rules' initial state.  A configuration without ``TESTING`` never reads it.
+    """
+    source = config.extra.get("test_start_state") if config.extra.get("TESTING") else None
+    if source is None:
+        return state
+    built = source(game, state)
+    if built is not state:
+        store.write_snapshot(session, game, 0, built, rules=rules)
+    return built
 
 
 # ---------------------------------------------------------------- playing
@@ -270,8 +297,10 @@ def submit_command(
         raise InvalidInput("command args must be a JSON object", code="invalid_command", details={"field": "args"})
     if expected_version is not None and type(expected_version) is not int:
         raise InvalidInput("expected_version must be an integer", details={"field": "expected_version"})
-    game = _get_game(session, game_id)
-    seats = _seats(session, game.id)
+    hand = at_hand.load(session, game_id) if isinstance(game_id, str) and _GAME_ID.match(game_id) else None
+    if hand is None:
+        raise NotFound("no such game", details={"game_id": str(game_id)[:64]})
+    game, seats = hand.game, hand.seats
     mine = _seat_of(seats, user)
     if mine is None:
         raise Forbidden("you hold no seat in this game", code="not_seated", details={"game_id": game.id})
@@ -294,7 +323,7 @@ def submit_command(
     rules = store.rules_of(game)
     state = store.load_state(session, game, rules=rules)
     command = Command(mine.seat, command_type, dict(args))
-    return _advance(session, config, game, rules, state, command, user.id, seats)
+    return _advance(session, config, game, rules, state, command, user.id, seats, hand=hand)
 
 
 def apply_default(session: Session, config: Config, game_id: str, decision_id: str, seat: int,
@@ -340,16 +369,32 @@ def play_owed_bot_answers(session: Session, config: Config, game_id: str, *,
 
 
 def injected_chance(config: Config, game: Game) -> Optional[Callable[[Any], Mapping[str, Any]]]:
-    """The chance source a test injected (``create_app({"test_chance": fn, "TESTING": True})``,
-    ``fn(game, request) -> outcome``), bound to ``game``; ``None`` (the CSPRNG) otherwise.
+    """The chance source a test injected, bound to ``game``; ``None`` (the CSPRNG) otherwise.
 
-    Tests use it to deal two games differently and play the same public moves in both; a
-    configuration without ``TESTING`` never uses it."""
-    source = config.extra.get("test_chance") if config.extra.get("TESTING") else None
-    if source is None:
+    Two ways, both only with ``TESTING`` (a production configuration never has them):
+    ``create_app({"test_chance": fn, ...})`` with ``fn(game, request) -> outcome`` (tests deal
+    two games differently and play the same public moves in both), or ``{"test_seed": s}``,
+    which draws every chance request from a generator seeded by ``s`` and the request's id
+    (unique within a game), so a test's game deals the same way on every run."""
+    if not config.extra.get("TESTING"):
         return None
-    return lambda request: source(game, request)
+    source = config.extra.get("test_chance")
+    if source is not None:
+        return lambda request: source(game, request)
+    seed = config.extra.get("test_seed")
+    if seed is not None:
+        return lambda request: draw_outcome(request, random.Random(f"{seed}/chance/{request.id}").randrange)
+    return None
 
+
+def injected_bot_generator(config: Config) -> Optional[Callable[[Decision], random.Random]]:
+    """With ``{"test_seed": s, "TESTING": True}``, the generator a bot answering a decision
+    uses, seeded by ``s`` and the decision, so a test's bots answer the same way on every
+    run; ``None`` (a generator seeded from the CSPRNG per answer) otherwise."""
+    seed = config.extra.get("test_seed") if config.extra.get("TESTING") else None
+    if seed is None:
+        return None
+    return lambda decision: random.Random(f"{seed}/bot/{decision.seat}/{decision.id}")
 
 
 def _advance(
@@ -362,13 +407,15 @@ def _advance(
     actor_user_id: Optional[int],
     seats: Sequence[Seat],
     *,
+    hand: Optional[at_hand.AtHand] = None,
     search_answers: int = 0,
     paced: bool = False,
     wake_worker: bool = True,
 ) -> SubmitResult:
     """Decide ``command`` (if any) on ``state`` (the game at ``game.version``), autoplay,
     append it all in one optimistic step and bring the game row and its open decisions
-    up to date.
+    up to date.  ``hand`` is what :func:`service.play.at_hand.load` read beside the game,
+    when the caller loaded it that way; the listeners are then spared their reads.
 
     Searching bots give at most ``search_answers`` answers here (none in a request: the
     worker gives them, :mod:`service.play.bot_turns`, ``paced``); when they still owe
@@ -380,10 +427,11 @@ def _advance(
             state, made = store.step_as_stored(rules, state, command)
         except RuleViolation as err:
             raise from_rule_violation(err) from err
-    book = standing_orders.book_for(session, game, seats)
+    book = standing_orders.book_for(session, game, seats) if hand is None or hand.standing_orders else None
     played_by_server = {s.seat for s in seats if s.is_bot or s.bot_since is not None}
     state, auto = autoplay(rules, state, played_by_server, standing=book, level=config.bot_level,
                            think_ms=config.bot_think_ms, draw=injected_chance(config, game),
+                           generator=injected_bot_generator(config),
                            levels=bot_levels(session, config, game, seats), search_answers=search_answers,
                            paced=paced)
     actors: list[Optional[int]] = [actor_user_id] * len(made) + [None] * len(auto)
@@ -415,8 +463,11 @@ def _advance(
         game.bots_due_at = None
     if book is not None and book.attributions:
         book.record_uses(session, game.id)
-    deadlines = refresh_open_decisions(session, game, rules, state, seats=seats)
-    fanout.after_append(session, config, game, rules, state, appended, seats)
+    deadlines, opened = refresh_open_decisions(session, game, rules, state, seats=seats)
+    change = fanout.Change(opened=opened, actors=frozenset(a for a in actors if a is not None),
+                           last_mailed=hand.last_mailed if hand is not None else None,
+                           webhooks=hand.webhooks if hand is not None else None)
+    fanout.after_append(session, config, game, rules, state, appended, seats, change)
     session.flush()
     return SubmitResult(version=game.version, events=appended, outcome=game.outcome, game=game, rules=rules,
                         state=state, seats=seats, deadlines=deadlines, at=game.updated_at)
@@ -435,21 +486,25 @@ def bot_levels(session: Session, config: Config, game: Game, seats: Sequence[Sea
 
 
 def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: Any, *,
-                           seats: Optional[Sequence[Seat]] = None,
-                           now: Optional[dt.datetime] = None) -> dict[tuple[str, int], Optional[dt.datetime]]:
+                           seats: Optional[Sequence[Seat]] = None, now: Optional[dt.datetime] = None,
+                           ) -> tuple[dict[tuple[str, int], Optional[dt.datetime]], list[fanout.Opened]]:
     """Make ``open_decisions`` list exactly the decisions open in ``state``; return the
-    deadline of each open row by ``(decision id, seat)``.
+    deadline of each open row by ``(decision id, seat)``, and the rows opened now.
 
     Decisions no longer open are deleted; new ones get ``opened_at = now``,
     ``opened_version`` and, unless they are free actions, the deadline of the game's
     clock policy (:func:`service.play.game_clock.deadline_of`; window answers run on the
-    window clock).  A decision still open
-    keeps its row, its opening time and its deadline (answering one part of a
+    window clock) with its reminder armed (the player's reminder lead).  A decision still
+    open keeps its row, its opening time and its deadline (answering one part of a
     simultaneous decision must not extend everybody else's clock), but its ``version``
     moves to the game's current one, because a deadline default is submitted against
     that version and would otherwise be refused as stale forever.  Bot seats never owe
     anything here: autoplay has answered their blocking decisions and they ignore free
     ones.
+
+    Two statements whatever changed: a ``DELETE`` of the rows no longer wanted, and one
+    ``INSERT ... ON CONFLICT DO UPDATE`` of the wanted ones that returns every row, new
+    or kept (a kept row still carries the version it was first opened at).
     """
     now = now or utcnow()
     seats = seats if seats is not None else _seats(session, game.id)
@@ -460,30 +515,45 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
             row = by_seat.get(d.seat)
             if row is None or not row.is_bot:
                 wanted[(d.id, d.seat)] = d
-    deadlines: dict[tuple[str, int], Optional[dt.datetime]] = {}
-    for row in session.scalars(select(OpenDecision).where(OpenDecision.game_id == game.id)):
-        if wanted.pop((row.decision_id, row.seat), None) is None:
-            session.delete(row)
-        else:
-            row.version = game.version
-            deadlines[(row.decision_id, row.seat)] = row.deadline_at
-    policy = game_clock.policy_for(session, game) if wanted else None
+    table = OpenDecision.__table__
+    gone = table.delete().where(table.c.game_id == game.id)
+    if wanted:
+        gone = gone.where(not_(or_(*(and_(table.c.decision_id == decision_id, table.c.seat == seat)
+                                     for decision_id, seat in wanted))))
+    session.execute(gone)
+    if not wanted:
+        return {}, []
+    policy = game_clock.policy_for(session, game)
+    holders = {seat: by_seat[seat].user_id if seat in by_seat else None for _id, seat in wanted}
+    users = get_rows(session, User, [u for u in holders.values() if u is not None])
+    prefs = settings.preferences_for(session, list(users.values()), game.id)
+    values = []
     for (decision_id, seat), d in wanted.items():
-        holder = by_seat.get(seat)
+        user_id = holders[seat]
         deadline = None if d.mode == "free" else game_clock.deadline_of(policy, d.mode, now)
-        deadlines[(decision_id, seat)] = deadline
-        session.add(OpenDecision(
-            game_id=game.id,
-            decision_id=decision_id,
-            seat=seat,
-            user_id=holder.user_id if holder is not None else None,
-            mode=d.mode,
-            version=game.version,
-            opened_version=game.version,
-            opened_at=now,
-            deadline_at=deadline,
-        ))
-    return deadlines
+        lead = prefs[user_id].reminder_lead_hours if user_id in prefs else None
+        values.append({"game_id": game.id, "decision_id": decision_id, "seat": seat, "user_id": user_id,
+                       "mode": d.mode, "version": game.version, "opened_version": game.version, "opened_at": now,
+                       "deadline_at": deadline,
+                       "remind_at": game_clock.reminder_at(policy, d.mode, deadline, lead, now)})
+    dialect = session.get_bind(OpenDecision.__mapper__).dialect.name
+    upsert = (pg_insert if dialect == "postgresql" else sqlite_insert)(table).values(values)
+    upsert = upsert.on_conflict_do_update(
+        index_elements=["game_id", "decision_id", "seat"], set_={"version": upsert.excluded.version},
+    ).returning(table.c.id, table.c.decision_id, table.c.seat, table.c.opened_version, table.c.deadline_at)
+    written = {(v["decision_id"], v["seat"]): v for v in values}
+    deadlines: dict[tuple[str, int], Optional[dt.datetime]] = {}
+    opened: list[fanout.Opened] = []
+    for row_id, decision_id, seat, opened_version, deadline_at in session.execute(upsert):
+        if opened_version == game.version:
+            mine = written[(decision_id, seat)]
+            deadlines[(decision_id, seat)] = mine["deadline_at"]
+            opened.append(fanout.Opened(id=row_id, decision_id=decision_id, seat=seat, user_id=mine["user_id"],
+                                        mode=mine["mode"], deadline_at=mine["deadline_at"]))
+        else:
+            deadlines[(decision_id, seat)] = deadline_at
+    opened.sort(key=lambda o: o.id)
+    return deadlines, opened
 
 
 # ---------------------------------------------------------------- reading
@@ -686,13 +756,22 @@ def _summaries(session: Session, games: Sequence[Game], user: Optional[User]) ->
     return out
 
 
+def mark_on_page(session: Session, game_id: str, user: Optional[User], now: Optional[dt.datetime] = None) -> None:
+    """Remember that ``user`` has the game's page in front of them now (their seat's
+    ``on_page_at``); nothing for a visitor without a seat.  A game is never changed."""
+    if user is None:
+        return
+    session.execute(update(Seat).where(Seat.game_id == game_id, Seat.user_id == user.id)
+                    .values(on_page_at=now or utcnow()))
+
+
 def _seat_summary(row: Seat, users: Mapping[int, User], viewer: Optional[User], show_invite: bool) -> dict:
     holder = users.get(row.user_id) if row.user_id is not None else None
     invited = row.user_id is None and row.invited_email is not None
     if row.is_bot:
-        name: Optional[str] = f"Bot {row.seat + 1}"
+        name: Optional[str] = f"Bot {seat_letter(row.seat)}"
     elif holder is not None:
-        name = holder.display_name or f"Player {row.seat + 1}"
+        name = holder.display_name or f"Player {seat_letter(row.seat)}"
     else:
         name = None
     out = {

@@ -73,7 +73,9 @@ def record(session: Session, config: Config, game: Game, events: Sequence[Event]
     appended = store.append(session, game, list(events), game.version, actor_user_id)
     session.execute(update(OpenDecision).where(OpenDecision.game_id == game.id).values(version=game.version))
     seats = list(session.scalars(select(Seat).where(Seat.game_id == game.id).order_by(Seat.seat)))
-    fanout.after_append(session, config, game, rules, state, appended, seats)
+    # Service events open no decision: the rules' state is the same.
+    change = fanout.Change(actors=frozenset({actor_user_id}) if actor_user_id is not None else frozenset())
+    fanout.after_append(session, config, game, rules, state, appended, seats, change)
     session.flush()
     return appended
 

@@ -34,7 +34,10 @@ An order is a small declarative rule (stored as JSON in ``standing_orders.rule``
   order without it only from public facts (``prompt_args``) and only with its default,
   so the order answers at the same moment whatever the hand; with it, ``has_option``,
   ``context`` and any answer may be used, and how fast the order answers may hint at the
-  hand (the player chose that).
+  hand (the player chose that);
+* ``during`` (optional) ``{"round": n, "phase": "..."}``: the order answers only while the
+  game is in that round and phase, as the whole table sees them (:func:`phase_key`), and
+  lies idle afterwards ("pass on everything this phase").
 
 Only blocking decisions are answered (free actions such as trades never are), orders
 for one game come before orders for all games, then by ``position``.  Orders answer a
@@ -48,7 +51,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
@@ -58,7 +61,7 @@ from engine.core import schema as schema_mod
 from engine.core.errors import RuleViolation
 from engine.core.types import Command, Decision
 from service.plumbing.db import Game, Seat, StandingOrder, User, utcnow
-from service.plumbing.errors import Forbidden, InvalidInput, NotFound
+from service.plumbing.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 MAX_ORDERS_PER_USER = 50
 MAX_CONDITIONS = 10
@@ -69,8 +72,12 @@ MODES = ("turn", "simultaneous", "interrupt")
 MATCH_KEYS = ("prompt_key", "mode", "command_type")
 OPERATORS = ("eq", "ne", "in", "not_in", "lt", "lte", "gt", "gte", "exists")
 PATH_ROOTS = ("prompt_args", "context")
-_PATH = re.compile(r"^[A-Za-z0-9_]{1,64}(\.[A-Za-z0-9_]{1,64}){1,7}$")
-_NAME = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
+#: A dotted path into a decision (its first part one of PATH_ROOTS), and a name (a prompt key,
+#: a command type): the API's document states them as JSON Schema patterns.
+PATH_PATTERN = r"^[A-Za-z0-9_]{1,64}(\.[A-Za-z0-9_]{1,64}){1,7}$"
+NAME_PATTERN = r"^[A-Za-z0-9_.:\-]{1,64}$"
+_PATH = re.compile(PATH_PATTERN)
+_NAME = re.compile(NAME_PATTERN)
 _UNKNOWN = object()
 
 #: The orders ``docs/fair-play.md`` recommends, offered with one click on the standing-orders
@@ -100,7 +107,7 @@ def check_rule(raw: Any) -> dict:
 
     if not isinstance(raw, Mapping):
         raise _invalid({"rule": ["A standing order is a JSON object with match, if, unless and answer."]})
-    for key in sorted(set(raw) - {"match", "if", "unless", "answer", "reads_hand"}):
+    for key in sorted(set(raw) - {"match", "if", "unless", "answer", "reads_hand", "during"}):
         bad(str(key)[:64], "Unknown field.")
     out: dict[str, Any] = {"match": {}, "if": [], "unless": [], "answer": []}
     if "reads_hand" in raw:
@@ -108,6 +115,15 @@ def check_rule(raw: Any) -> dict:
             bad("reads_hand", "true or false.")
         elif raw["reads_hand"]:
             out["reads_hand"] = True
+
+    if "during" in raw:
+        during = raw["during"]
+        if not isinstance(during, Mapping) or set(during) != {"round", "phase"} \
+                or type(during.get("round")) is not int or not 0 <= during["round"] <= 10_000 \
+                or not isinstance(during.get("phase"), str) or not _NAME.match(during["phase"]):
+            bad("during", 'The round and phase it applies in, like {"round": 3, "phase": "intrigue"}.')
+        else:
+            out["during"] = {"round": during["round"], "phase": during["phase"]}
 
     match = raw.get("match")
     if not isinstance(match, Mapping) or not match:
@@ -237,8 +253,8 @@ def create_order(session: Session, user: User, *, rule: Any, name: str = "", gam
         game_type = game.game_type
     count = session.scalar(select(func.count(StandingOrder.id)).where(StandingOrder.user_id == user.id))
     if count >= MAX_ORDERS_PER_USER:
-        raise InvalidInput(f"You have {count} standing orders; delete one first.", code="too_many_standing_orders",
-                           details={"limit": MAX_ORDERS_PER_USER})
+        raise Conflict(f"You have {count} standing orders; delete one first.", code="too_many_standing_orders",
+                       details={"limit": MAX_ORDERS_PER_USER})
     now = utcnow()
     order = StandingOrder(user_id=user.id, game_id=game_id, game_type=game_type, name=name, rule=checked,
                           enabled=bool(enabled), position=_checked_position(position), uses=0,
@@ -343,14 +359,17 @@ class StandingBook:
     _refused: set[tuple[str, int]] = field(default_factory=set)
     _answered: dict[int, int] = field(default_factory=dict)
 
-    def answer(self, decision: Decision) -> Optional[tuple[Command, int]]:
-        """``(command, order_id)`` if an order of the decision's seat answers it now."""
+    def answer(self, decision: Decision, phase: Optional[Callable[[], Optional[dict]]] = None
+               ) -> Optional[tuple[Command, int]]:
+        """``(command, order_id)`` if an order of the decision's seat answers it now;
+        ``phase`` tells the game's public round and phase (:func:`phase_key`) when an
+        order asks (``during``)."""
         if decision.mode not in MODES or (decision.id, decision.seat) in self._refused:
             return None
         if self._answered.get(decision.seat, 0) >= MAX_ANSWERS_PER_SEAT:
             return None
         for order in self.orders.get(decision.seat, ()):
-            command = answer_for(order.rule, decision)
+            command = answer_for(order.rule, decision, phase)
             if command is not None:
                 return command, order.id
         return None
@@ -404,8 +423,30 @@ def book_for(session: Session, game: Game, seats: Sequence[Seat]) -> Optional[St
     return StandingBook(orders=orders)
 
 
-def answer_for(rule: Mapping[str, Any], decision: Decision) -> Optional[Command]:
+def phase_key(rules: Any, state: Any) -> Optional[dict]:
+    """``{"round", "phase"}`` of the game as a spectator sees it (public by construction),
+    the scope of an order given "for this phase"; ``None`` for a game that names no phase.
+    Spartacus names stages (``intrigue_turn``...); the phase is the stage's first word."""
+    return phase_in(rules.view(state, None))
+
+
+def phase_in(view: Mapping[str, Any]) -> Optional[dict]:
+    """``{"round", "phase"}`` as ``view`` (any seat's: round and phase are public) shows them."""
+    phase = view.get("phase") if isinstance(view.get("phase"), str) else None
+    if phase is None and isinstance(view.get("stage"), str):
+        phase = view["stage"].split("_")[0]
+    round_no = view.get("round")
+    if not phase or type(round_no) is not int:
+        return None
+    return {"round": round_no, "phase": phase}
+
+
+def answer_for(rule: Mapping[str, Any], decision: Decision,
+               phase: Optional[Callable[[], Optional[dict]]] = None) -> Optional[Command]:
     """The command ``rule`` plays for ``decision``, or ``None`` if it does not fire.
+
+    An order given ``during`` one round and phase fires only while ``phase()`` (the game's
+    public round and phase) says the game is still there; without ``phase`` it never does.
 
     A *private* decision's options follow from its seat's hand, so an order that did not
     ask to read the hand (``reads_hand``) answers it blind: its conditions may read only the
@@ -413,6 +454,8 @@ def answer_for(rule: Mapping[str, Any], decision: Decision) -> Optional[Command]
     when its first answer is the decision's default, which is legal whatever the hand.
     Either way, whether and when it answers then never depends on what the player holds.
     """
+    if rule.get("during") is not None and (phase is None or phase() != rule["during"]):
+        return None
     me = decision.seat
     facts = decision.to_json()
     blind = decision.private and not rule.get("reads_hand")

@@ -72,15 +72,19 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("smtp_password", "CAPUA_SMTP_PASSWORD", "",
             "SMTP password (never printed by `capua config`)."),
     Setting("smtp_timeout_seconds", "CAPUA_SMTP_TIMEOUT_SECONDS", "20",
-            "How long one SMTP conversation may take before it counts as a transient failure."),
+            "How long the SMTP server may take to answer one step before the send counts as a transient "
+            "failure (a whole send also ends before its CAPUA_MAIL_LEASE_SECONDS run out)."),
     Setting("task_time_limit_seconds", "CAPUA_TASK_TIME_LIMIT_SECONDS", "60",
-            "Hard time limit of every worker task; a mail claimed longer ago than this (plus a margin) "
-            "belongs to a dead worker and is sent again."),
+            "Hard time limit of every worker task; a deadline claimed longer ago than this (plus a margin) "
+            "belongs to a dead worker and is applied again. The broker's visibility timeout follows it."),
+    Setting("mail_lease_seconds", "CAPUA_MAIL_LEASE_SECONDS", "10",
+            "How long a worker holds a mail it is sending: a send gives up before its lease ends, and a "
+            "mail still claimed after it belonged to a dead worker and is sent again."),
     Setting("celery_queue", "CAPUA_CELERY_QUEUE", "capua",
             "Celery queue the web processes enqueue to and the workers consume."),
     Setting("deadline_sweep_seconds", "CAPUA_DEADLINE_SWEEP_SECONDS", "2",
             "How often beat (or the in-process worker) looks for passed deadlines and due reminders."),
-    Setting("outbox_sweep_seconds", "CAPUA_OUTBOX_SWEEP_SECONDS", "15",
+    Setting("outbox_sweep_seconds", "CAPUA_OUTBOX_SWEEP_SECONDS", "5",
             "How often beat re-enqueues pending mail, resets mail stuck with a dead worker and composes "
             "notifications whose time has come (digests, quiet hours)."),
     Setting("notify_coalesce_seconds", "CAPUA_NOTIFY_COALESCE_SECONDS", "60",
@@ -134,6 +138,7 @@ class Config:
     smtp_password: str
     smtp_timeout_seconds: int
     task_time_limit_seconds: int
+    mail_lease_seconds: int
     celery_queue: str
     deadline_sweep_seconds: int
     outbox_sweep_seconds: int
@@ -165,12 +170,14 @@ class Config:
 
 
 _INT = {"snapshot_every", "idempotency_ttl_hours", "magic_link_ttl_minutes", "session_days", "default_clock_hours",
-        "smtp_port", "smtp_timeout_seconds", "task_time_limit_seconds", "deadline_sweep_seconds",
+        "smtp_port", "smtp_timeout_seconds", "task_time_limit_seconds", "mail_lease_seconds", "deadline_sweep_seconds",
         "outbox_sweep_seconds", "notify_coalesce_seconds", "vacation_days_per_year",
         "webhook_timeout_seconds", "bot_think_ms"}
 _BOOL = {"dev_pages", "dev_pages_public", "webhooks_allow_private"}
 #: the bot levels of :data:`engine.core.bots.LEVELS`
 _BOT_LEVELS = ("random", "easy", "normal", "hard")
+#: A mail lease shorter than this leaves a send too little time to connect and hand over a message.
+MAIL_LEASE_MIN_SECONDS = 2
 
 
 def load_config(overrides: Optional[Mapping[str, Any]] = None, environ: Optional[Mapping[str, str]] = None) -> Config:
@@ -209,6 +216,9 @@ def load_config(overrides: Optional[Mapping[str, Any]] = None, environ: Optional
     for name in ("task_time_limit_seconds", "deadline_sweep_seconds", "outbox_sweep_seconds"):
         if values[name] < 1:
             raise ValueError(f"{_ENV_OF[name]} must be at least 1")
+    if not MAIL_LEASE_MIN_SECONDS <= values["mail_lease_seconds"] <= values["task_time_limit_seconds"]:
+        raise ValueError(f"CAPUA_MAIL_LEASE_SECONDS must be between {MAIL_LEASE_MIN_SECONDS} and "
+                         f"CAPUA_TASK_TIME_LIMIT_SECONDS ({values['task_time_limit_seconds']})")
     if values["bot_level"] not in _BOT_LEVELS:
         raise ValueError(f"CAPUA_BOT_LEVEL must be one of {', '.join(_BOT_LEVELS)}, not {values['bot_level']!r}")
     if not values["celery_queue"].strip():

@@ -147,6 +147,9 @@ class Seat(db.Model):
     # when the bot plays the seat for them (until they act again).
     missed_deadlines: Mapped[int] = mapped_column(Integer, default=0)
     bot_since: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
+    # When the seat's player last had the game's page in front of them (service.notify
+    # mails no "your move" to a player who is on the page at that moment).
+    on_page_at: Mapped[Optional[dt.datetime]] = mapped_column(nullable=True)
 
 
 class StoredEvent(db.Model):

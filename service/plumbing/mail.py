@@ -14,10 +14,12 @@ Backends turn a finished :class:`email.message.EmailMessage` into a sent mail:
 :class:`OutboxBackend` writes ``.eml`` files that ``/dev/outbox`` lists,
 :class:`service.plumbing.smtp.SmtpBackend` hands them to a mail server.
 
-A worker that dies between its claim and recording the result leaves the row in
-``sending``; :func:`reset_stuck` (run by the sweeps) puts a row back to ``pending`` once
-its ``claimed_at`` is older than the task's hard time limit, when no live worker can
-still be sending it.  The ``Message-ID`` is derived from the row, so the one case where a
+A claim is a **lease** of ``CAPUA_MAIL_LEASE_SECONDS``: the send gives up before the lease
+ends (every step of the SMTP conversation waits at most for what is left of it), so once
+it has ended no live worker can still hand the message over.  A worker that dies between
+its claim and recording the result leaves the row in ``sending``; :func:`reset_stuck`
+(run by the sweeps every few seconds) puts it back to ``pending`` once the lease has
+ended.  The ``Message-ID`` is derived from the row, so the one case where a
 message may reach the server twice (the worker died after the server accepted the data
 but before the row said ``sent``) hands over the same message twice, which receivers
 recognise; see ``docs/notifications.md`` for the whole argument.
@@ -34,6 +36,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -41,13 +44,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from sqlalchemy import or_, select, update
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.plumbing import dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import MailMessage, utcnow
-from service.plumbing.mail_backend import MailBackend, PermanentMailError
+from service.plumbing.mail_backend import MailBackend, PermanentMailError, send_by
 from service.plumbing.smtp import SmtpBackend
 
 if TYPE_CHECKING:
@@ -70,12 +74,29 @@ class TransientMailError(Exception):
 
 
 
-def claim_timeout(config: Config) -> dt.timedelta:
-    """How old a worker's claim must be before it can only belong to a dead worker: the
-    task time limit (a live task is killed by then) plus half of it, at least 5 s, for
-    clock skew between machines."""
-    limit = config.task_time_limit_seconds
-    return dt.timedelta(seconds=limit + max(5, limit // 2))
+#: A failed attempt is tried again after ``RETRY_FIRST_SECONDS``, doubling up to
+#: ``RETRY_MAX_SECONDS`` (counted from the attempt's claim; see :func:`due_ids`).
+RETRY_FIRST_SECONDS = 5
+RETRY_MAX_SECONDS = 600
+
+
+def lease(config: Config) -> dt.timedelta:
+    """How long a claim holds a row: the sender must be done by then, and a claim older
+    than this belongs to a dead worker (:func:`reset_stuck`)."""
+    return dt.timedelta(seconds=config.mail_lease_seconds)
+
+
+def _send_deadline(config: Config, claimed: float) -> float:
+    """The ``time.monotonic()`` by which a send claimed at ``claimed`` must be over: a
+    fifth of the lease (at most 3 s) before it ends, time for recording the outcome and
+    for clocks of different machines that disagree a little."""
+    seconds = config.mail_lease_seconds
+    return claimed + seconds - min(3.0, seconds / 5)
+
+
+def retry_delay(attempts: int) -> dt.timedelta:
+    """How long after its last claim a message that failed ``attempts`` times waits."""
+    return dt.timedelta(seconds=min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** max(0, attempts - 1)))
 
 
 # --------------------------------------------------------------------------- composing
@@ -228,11 +249,13 @@ def deliver(session_factory: sessionmaker, config: Config, message_id: int) -> b
     The claim is a conditional update from ``pending`` to ``sending`` committed before
     sending, so a duplicate task, a sweep and a notification racing for the same row
     send it once.  A failure puts the row back to ``pending`` and raises
-    :class:`TransientMailError` (callers retry with backoff) until :data:`MAX_ATTEMPTS`,
+    :class:`TransientMailError` (the sweep tries again after :func:`retry_delay`, the
+    embedded worker after its own backoff) until :data:`MAX_ATTEMPTS`,
     after which the row is ``failed`` and ``False`` is returned; a
     :class:`PermanentMailError` fails it at once.
     """
     with session_factory() as session:
+        started = time.monotonic()
         claimed = session.execute(
             update(MailMessage)
             .where(MailMessage.id == message_id, MailMessage.status == "pending")
@@ -241,30 +264,67 @@ def deliver(session_factory: sessionmaker, config: Config, message_id: int) -> b
         session.commit()
         if not claimed:
             return False
-        return _send_claimed(session, config, session.get(MailMessage, message_id), backend_for(config))
+        row = session.get(MailMessage, message_id)
+        try:
+            _send_and_record(session, config, row, backend_for(config), _send_deadline(config, started))
+        except Exception as err:
+            return _send_failed(session, row, err)
+        return True
 
 
-def _send_claimed(session: Session, config: Config, row: MailMessage, backend: MailBackend) -> bool:
-    """Send a row this worker has claimed and record the outcome (see :func:`deliver`)."""
+def _send_and_record(session: Session, config: Config, row: MailMessage, backend: MailBackend,
+                     deadline: float) -> None:
+    """Hand a claimed row's message over and record it ``sent``, committed at once,
+    message by message; raises what the backend raised, with the row as it was.
+
+    A worker killed after the server accepted the message and before this commit leaves
+    it unrecorded, and it is sent again when its lease ends: that window is kept as short
+    as it can be.  On PostgreSQL the ``sent`` is written *before* the message is handed
+    over, in a transaction that only the COMMIT is left of once the server has answered,
+    and that COMMIT does not wait for the disk (``synchronous_commit`` off for it: a
+    PostgreSQL crash in the next fraction of a second could forget it, and the message
+    would go out again after its lease, which is the same at-least-once).  A row so
+    written is locked until the answer, so no sweep could take it meanwhile either; and
+    should the worker's machine vanish with the connection half open, PostgreSQL ends the
+    transaction once it has been idle for the lease.  On SQLite a write would lock the
+    whole database for the length of the send, so ``sent`` is written after the answer.
+    """
+    message = build_email(config, row)
+    early = session.get_bind().dialect.name == "postgresql"
+    if early:
+        session.execute(sql("SELECT set_config('synchronous_commit', 'off', true), "
+                            "set_config('idle_in_transaction_session_timeout', :ms, true)"),
+                        {"ms": str(config.mail_lease_seconds * 1000)})
+        _mark_sent(session, row)
     try:
-        backend.send(build_email(config, row), outbox_key(row))
-    except Exception as err:
-        return _send_failed(session, row, err)
-    # Recorded at once, message by message: the window in which a dead worker leaves a
-    # message sent but not marked is one commit long.
+        with send_by(deadline):
+            backend.send(message, outbox_key(row))
+    except BaseException:
+        if early:
+            session.rollback()
+        raise
+    if not early:
+        _mark_sent(session, row)
+    try:
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _mark_sent(session: Session, row: MailMessage) -> None:
     row.status = "sent"
     row.sent_at = utcnow()
     row.last_error = ""
-    session.commit()
-    return True
+    row.claimed_at = None
+    session.flush()
 
 
 def _send_failed(session: Session, row: MailMessage, err: BaseException) -> bool:
     """Record a failed attempt: back to ``pending`` (raising :class:`TransientMailError`)
     or, after :data:`MAX_ATTEMPTS` or a permanent refusal, ``failed`` (returning ``False``)."""
     final = row.attempts >= MAX_ATTEMPTS or isinstance(err, PermanentMailError)
-    row.status = "failed" if final else "pending"
-    row.claimed_at = None
+    row.status = "failed" if final else "pending"  # claimed_at stays: the retry waits from it
     row.last_error = f"{type(err).__name__}: {err}"[:2000]
     session.commit()
     if final:
@@ -282,18 +342,27 @@ def deliver_many(session_factory: sessionmaker, config: Config, message_ids: Ite
         return 0, []
     sent, retry = 0, []
     with session_factory() as session:
+        started, stamp = time.monotonic(), utcnow()
         claimed = list(session.scalars(
             update(MailMessage)
             .where(MailMessage.id.in_(ids), MailMessage.status == "pending")
-            .values(status="sending", attempts=MailMessage.attempts + 1, claimed_at=utcnow())
+            .values(status="sending", attempts=MailMessage.attempts + 1, claimed_at=stamp)
             .returning(MailMessage.id)
         ))
         session.commit()
         backend = backend_for(config)
         rows = list(session.scalars(select(MailMessage).where(MailMessage.id.in_(claimed)).order_by(MailMessage.id)))
-        for row in rows:
+        while rows:
+            if time.monotonic() - started > config.mail_lease_seconds / 2:
+                # Half the lease is gone: renew it for the rows still to send, before
+                # anyone could take them for a dead worker's.
+                started, stamp, rows = _renew(session, rows, stamp)
+                continue
+            row = rows.pop(0)
             try:
-                backend.send(build_email(config, row), outbox_key(row))
+                # A worker that dies after the server accepted a message leaves at most
+                # that one message unrecorded (sent again later, with the same Message-ID).
+                _send_and_record(session, config, row, backend, _send_deadline(config, started))
             except Exception:
                 try:
                     _send_failed(session, row, sys.exc_info()[1])
@@ -301,38 +370,45 @@ def deliver_many(session_factory: sessionmaker, config: Config, message_ids: Ite
                     log.warning("%s", err)
                     retry.append(row.id)
                 continue
-            # Recorded at once, message by message, as in :func:`deliver`: a worker that
-            # dies after the server accepted a message can leave at most that one message
-            # unrecorded (sent again later, with the same Message-ID).
-            row.status = "sent"
-            row.sent_at = utcnow()
-            row.last_error = ""
-            row.claimed_at = None
-            session.commit()
             sent += 1
     return sent, retry
+
+
+def _renew(session: Session, rows: list[MailMessage], stamp: dt.datetime) -> tuple[float, dt.datetime, list[MailMessage]]:
+    """A new lease on ``rows``, claimed at ``stamp`` by this worker; rows whose claim is no
+    longer this one (a sweep took them) are left out.  Returns the new lease's start (monotonic
+    and database time) and the rows it holds."""
+    started, renewed = time.monotonic(), utcnow()
+    held = set(session.scalars(
+        update(MailMessage)
+        .where(MailMessage.id.in_([r.id for r in rows]), MailMessage.status == "sending",
+               MailMessage.claimed_at == stamp)
+        .values(claimed_at=renewed)
+        .returning(MailMessage.id)))
+    session.commit()
+    return started, renewed, [r for r in rows if r.id in held]
 
 
 def reset_stuck(session_factory: sessionmaker, config: Config, now: Optional[dt.datetime] = None) -> list[int]:
     """Put back to ``pending`` the rows a dead worker left in ``sending``; returns their ids.
 
-    A claim older than ``CAPUA_TASK_TIME_LIMIT_SECONDS`` (plus a margin) cannot belong to
-    a live task: the worker kills any task at its hard time limit.
+    A claim older than its lease (``CAPUA_MAIL_LEASE_SECONDS``) cannot belong to a live
+    send: a send gives up before its lease ends.
     """
     now = now or utcnow()
-    stale = now - claim_timeout(config)
+    stale = now - lease(config)
     with session_factory() as session:
-        ids = list(session.scalars(select(MailMessage.id).where(
-            MailMessage.status == "sending",
-            or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))))
-        if not ids:
-            return []
-        session.execute(update(MailMessage)
-                        .where(MailMessage.id.in_(ids), MailMessage.status == "sending",
-                               or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))
-                        .values(status="pending", claimed_at=None,
-                                last_error="the worker sending it stopped; sending again"))
+        # The ids come from the update itself: a row whose sender is recording it ``sent``
+        # right now is locked, and once its commit is through, it no longer qualifies.
+        ids = sorted(session.scalars(
+            update(MailMessage)
+            .where(MailMessage.status == "sending",
+                   or_(MailMessage.claimed_at.is_(None), MailMessage.claimed_at < stale))
+            .values(status="pending", claimed_at=None, last_error="the worker sending it stopped; sending again")
+            .returning(MailMessage.id)))
         session.commit()
+    if not ids:
+        return []
     log.warning("mail %s was stuck with a dead worker; it goes out again", ids)
     return ids
 
@@ -343,6 +419,22 @@ def pending_ids(session_factory: sessionmaker, limit: int = 500) -> list[int]:
         return list(session.scalars(
             select(MailMessage.id).where(MailMessage.status == "pending").order_by(MailMessage.id).limit(limit)
         ))
+
+
+def due_ids(session_factory: sessionmaker, now: Optional[dt.datetime] = None, limit: int = 500) -> list[int]:
+    """Ids of the pending messages that are due: a failed one once :func:`retry_delay` has
+    passed since its last claim, a new one once the task its commit enqueued had
+    :data:`RETRY_FIRST_SECONDS` to take it.  What the beat sweep enqueues."""
+    now = now or utcnow()
+    waited = [and_(MailMessage.attempts == n, MailMessage.claimed_at <= now - retry_delay(n))
+              for n in range(1, MAX_ATTEMPTS + 1)]
+    with session_factory() as session:
+        return list(session.scalars(
+            select(MailMessage.id).where(
+                MailMessage.status == "pending",
+                or_(and_(MailMessage.attempts == 0, MailMessage.created_at <= now - retry_delay(1)),
+                    and_(MailMessage.attempts > 0, MailMessage.claimed_at.is_(None)), *waited))
+            .order_by(MailMessage.id).limit(limit)))
 
 
 def deliver_pending(session_factory: sessionmaker, config: Config) -> int:

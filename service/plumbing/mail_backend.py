@@ -7,13 +7,49 @@ Its own module so that the outbox (:mod:`service.plumbing.mail`) and each transp
 
 from __future__ import annotations
 
+import contextlib
+import time
+from contextvars import ContextVar
 from email.message import EmailMessage
-from typing import Protocol
+from typing import Iterator, Optional, Protocol
 
 
 class MailBackend(Protocol):
     def send(self, message: EmailMessage, key: str) -> None:
         """Send ``message``; ``key`` is stable per outbox row. Raise on failure."""
+
+
+#: The ``time.monotonic()`` by which the send under way must be over (its lease ends
+#: soon after): set by the outbox around each send, honoured by transports that wait.
+_SEND_BY: ContextVar[Optional[float]] = ContextVar("capua_mail_send_by", default=None)
+
+
+class LeaseSpent(TimeoutError):
+    """The send's lease runs out before the next step could be answered: the step is not
+    taken (in particular not the one that hands over the message), so the message can be
+    sent again safely by whoever claims it next."""
+
+
+@contextlib.contextmanager
+def send_by(deadline: float) -> Iterator[None]:
+    """Sends within the block must be over by ``deadline`` (``time.monotonic()``)."""
+    token = _SEND_BY.set(deadline)
+    try:
+        yield
+    finally:
+        _SEND_BY.reset(token)
+
+
+def time_left(at_most: float) -> float:
+    """Seconds the send under way may still wait for one step: ``at_most``, or less as its
+    lease runs out.  Raises :class:`LeaseSpent` when nothing is left."""
+    deadline = _SEND_BY.get()
+    if deadline is None:
+        return at_most
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise LeaseSpent("the mail's lease ran out before the send was over")
+    return min(at_most, left)
 
 
 class PermanentMailError(Exception):

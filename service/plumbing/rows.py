@@ -76,6 +76,12 @@ def get_rows(session: Session, model: Any, keys: Iterable[Any]) -> dict[Any, Any
     return out
 
 
+def hold_absent(session: Session, model: Any, key: Any) -> None:
+    """Remember that ``model`` has no row ``key`` (a statement of the caller's own found
+    none), so :func:`get_row` and :func:`get_rows` do not look again this transaction."""
+    session.info.setdefault(_ABSENT, set()).add((model, key))
+
+
 def hold(session: Session, row: Any) -> Any:
     """Hold ``row`` (loaded in ``session``) for :func:`get_row` until the transaction ends."""
     identity = inspect(row).identity

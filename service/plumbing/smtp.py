@@ -30,7 +30,7 @@ from email.message import EmailMessage
 from typing import Optional
 
 from service.plumbing.config import Config
-from service.plumbing.mail_backend import PermanentMailError
+from service.plumbing.mail_backend import PermanentMailError, time_left
 
 #: A connection idle longer than this is checked with NOOP before use.
 IDLE_CHECK_SECONDS = 30.0
@@ -60,15 +60,17 @@ class SmtpBackend:
     def _open(self) -> smtplib.SMTP:
         context = ssl.create_default_context()
         if self.security == "ssl":
-            conn: smtplib.SMTP = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=context)
+            conn: smtplib.SMTP = smtplib.SMTP_SSL(self.host, self.port, timeout=time_left(self.timeout),
+                                                  context=context)
         else:
-            conn = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            conn = smtplib.SMTP(self.host, self.port, timeout=time_left(self.timeout))
         try:
             conn.ehlo()
             if self.security == "starttls":
                 conn.starttls(context=context)
                 conn.ehlo()
             if self.username:
+                self._step(conn)
                 conn.login(self.username, self.password)
         except BaseException:
             _close(conn)
@@ -84,6 +86,7 @@ class SmtpBackend:
             conn, last_used = entry
             if time.monotonic() - last_used > IDLE_CHECK_SECONDS:
                 try:
+                    self._step(conn)
                     if conn.noop()[0] != 250:
                         raise smtplib.SMTPServerDisconnected("NOOP refused")
                 except (smtplib.SMTPException, OSError):
@@ -101,6 +104,14 @@ class SmtpBackend:
         if entry is not None:
             _close(entry[0])
 
+    def _step(self, conn: smtplib.SMTP, waits: int = 1) -> None:
+        """Before each command: each of its ``waits`` socket waits may take ``timeout``, or
+        a share of what is left of the send's lease (:func:`~service.plumbing.mail_backend.time_left`
+        raises when nothing is, and the command is not sent)."""
+        wait = time_left(self.timeout) / waits
+        if conn.sock is not None:
+            conn.sock.settimeout(wait)
+
     # ------------------------------------------------------------------ sending
 
     def send(self, message: EmailMessage, key: str) -> None:
@@ -109,20 +120,26 @@ class SmtpBackend:
         try:
             conn = self._connection()
             try:
+                self._step(conn)
                 code, reply = conn.mail(self.sender)
             except smtplib.SMTPServerDisconnected:
                 # Closed while idle: nothing of this message went out yet, so reopen once.
                 self.drop()
                 conn = self._connection()
+                self._step(conn)
                 code, reply = conn.mail(self.sender)
             if code != 250:
                 _reset(conn)
                 raise smtplib.SMTPSenderRefused(code, reply, self.sender)
             for rcpt in recipients:
+                self._step(conn)
                 code, reply = conn.rcpt(rcpt)
                 if code not in (250, 251):
                     _reset(conn)
                     raise smtplib.SMTPRecipientsRefused({rcpt: (code, reply)})
+            # The server accepts the message with its answer to the data: that answer must
+            # come before the lease ends, or another worker could already be sending it.
+            self._step(conn, waits=3)  # DATA, the message, and the answer to each
             code, reply = conn.data(data)
             if code != 250:
                 _reset(conn)

@@ -22,7 +22,7 @@ from flask_babel import Babel
 from sqlalchemy.exc import SQLAlchemyError
 
 from service.identity import auth, settings
-from service.notify import action_links, notifications
+from service.notify import action_links, compose, notifications
 from service.play import absence
 from service.plumbing import clock, converters
 from service.plumbing.database import config as app_config, session as db_session
@@ -58,8 +58,21 @@ def _speak_as(user) -> None:
 # --------------------------------------------------------------------------- one-click links
 
 
-def _refused(err: ServiceError):
-    return render_template("notify/link_refused.html", message=_message(err), code=err.code), err.status
+#: Refusals that mean the link has done its work (answered, or overtaken): to a signed-in
+#: player the page says so and leads to the game, rather than "this link does not work".
+SPENT = frozenset({"link_used", "decision_closed", "option_gone", "invitation_closed"})
+
+
+def _refused(err: ServiceError, link: Optional[action_links.ActionLink] = None):
+    """The refusal page; a signed-in visitor whose link has done its work is told so and
+    shown the way to the game."""
+    try:
+        signed_in = auth.current_user()
+    except SQLAlchemyError:
+        signed_in = None
+    game_id = link.game_id if link is not None and err.code in SPENT else None
+    return render_template("notify/link_refused.html", message=_message(err), code=err.code,
+                           signed_in=signed_in, spent=err.code in SPENT, game_id=game_id), err.status
 
 
 def _message(err: ServiceError) -> str:
@@ -80,6 +93,9 @@ def _message(err: ServiceError) -> str:
 def _label(command: Optional[dict], decision: Optional[dict]) -> str:
     if not command:
         return ""
+    for key, args in (((decision or {}).get("context") or {}).get("presets") or {}).items():
+        if key in compose.ANSWER_LABELS and command.get("args") == args:
+            return i18n.gettext(_locale(), compose.ANSWER_LABELS[key])
     return telling.command_label(_locale(), command, _names(decision))
 
 
@@ -92,12 +108,13 @@ def _names(decision: Optional[dict]) -> dict:
 def act_confirm(token: str):
     """Show what the link would do; never act here."""
     s = db_session()
+    link = None
     try:
         link = action_links.read(app_config(), token)
         prepared = action_links.prepare(s, app_config(), link)
     except ServiceError as err:
         s.rollback()
-        return _refused(err)
+        return _refused(err, link)
     _speak_as(prepared.user)
     decision = prepared.decision
     choices = []
@@ -111,8 +128,9 @@ def act_confirm(token: str):
             fields = schema_forms.schema_fields(decision.get("schema") or {}, (decision.get("default") or {}).get("args") or {},
                                     _names(decision))
     s.rollback()
+    order = _order_words(link) if link.kind == "order" else None
     return render_template(
-        "notify/act_confirm.html", token=token, link=link, game=prepared.game, user=prepared.user,
+        "notify/act_confirm.html", token=token, link=link, game=prepared.game, user=prepared.user, order=order,
         decision=decision, prompt=telling.decision_prompt(_locale(), decision) if decision else "",
         deadline=i18n.format_moment(decision.get("deadline_at"), _locale(), prepared.user.timezone)
         if decision and decision.get("deadline_at") else "",
@@ -124,6 +142,7 @@ def act_confirm(token: str):
 def act_submit(token: str):
     s = db_session()
     chosen = None
+    link = None
     try:
         link = action_links.read(app_config(), token)
         if link.kind == "choose":
@@ -132,10 +151,19 @@ def act_submit(token: str):
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _refused(err)
+        return _refused(err, link)
     _speak_as(prepared.user)
     return render_template("notify/act_done.html", link=link, game=prepared.game,
-                           label=_label(prepared.command, prepared.decision))
+                           label=_label(prepared.command, prepared.decision),
+                           order=_order_words(link) if link.kind == "order" else None)
+
+
+def _order_words(link) -> dict:
+    """What a standing-order link gives, in the visitor's words."""
+    from service.play import presets
+
+    return {"name": i18n.gettext(_locale(), presets.NAMES[link.answer], types=""),
+            "explained": i18n.gettext(_locale(), presets.EXPLAINED[link.answer])}
 
 
 def _chosen(session, link) -> Optional[dict]:

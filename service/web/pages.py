@@ -27,7 +27,6 @@ from typing import Any, Mapping, Optional
 
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from flask import session as cookie
-from babel.dates import format_datetime
 from flask_babel import get_locale, gettext as _, ngettext
 from jinja2 import TemplateNotFound
 from sqlalchemy import select
@@ -36,8 +35,8 @@ from werkzeug.datastructures import MultiDict
 from engine import registry
 from service.identity import auth
 from service.notify import action_links, talk
-from service.play import absence, deadlines, game_clock, games
-from service.plumbing import clock, converters, mail
+from service.play import absence, deadlines, game_clock, games, presets, standing_orders
+from service.plumbing import converters, mail
 from service.plumbing.database import config as app_config, session as db_session
 from service.plumbing.config import is_loopback_host
 from service.plumbing.db import Game, Seat
@@ -46,6 +45,7 @@ from service.plumbing.json_input import read_json
 from service.web import boards, schema_forms, setup_form
 from service.words import i18n, seat_marks, telling, terms
 from service.words.i18n import N_
+from service.words.seat_marks import seat_letter
 
 bp = Blueprint("pages", __name__)
 dev = Blueprint("dev", __name__, url_prefix="/dev")
@@ -161,7 +161,7 @@ def _render_new_game(game_type: str, form: MultiDict, *, error: Optional[str] = 
         option_fields=schema_forms.refill(setup_form.option_fields(game_type, _language()), form),
         seat_counts=counts, seat_rows=range(max(counts)), roles=setup_form.ROLES,
         bot_levels=setup_form.BOT_LEVELS, stand_ins=setup_form.STAND_INS,
-        clock_hours=setup_form.clock_choices(app_config().default_clock_hours), time_zones=setup_form.time_zones(),
+        clock_hours=setup_form.clock_choices(app_config().default_clock_hours), time_zone_groups=setup_form.time_zone_groups(),
         error=error, error_field=error_field,
     ), status
 
@@ -199,6 +199,26 @@ def game_act(game_id: str):
         moved = isinstance(err, (StaleVersion, LostRace))
         return _render_game(game_id, error=_page_message(err), status=err.status,
                             changed_since=version if moved else None)
+    _notify_committed_mail()
+    return redirect(url_for("pages.game_page", game_id=game_id), code=303)
+
+
+@bp.post("/games/<game_id>/standing-order")
+def game_standing_order(game_id: str):
+    """Give a standing-order preset (:mod:`service.play.presets`) from a decision of the
+    game page; it answers that decision at once when it matches."""
+    user = auth.current_user()
+    if user is None:
+        return _to_signin(url_for("pages.game_page", game_id=game_id))
+    s = db_session()
+    try:
+        presets.give(s, app_config(), user, game_id, request.form.get("preset", ""),
+                     decision_id=request.form.get("decision_id") or None,
+                     lot_types=request.form.getlist("lot_types"), language=_language())
+        s.commit()
+    except ServiceError as err:
+        s.rollback()
+        return _render_game(game_id, error=_page_message(err), status=err.status)
     _notify_committed_mail()
     return redirect(url_for("pages.game_page", game_id=game_id), code=303)
 
@@ -432,6 +452,8 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
                                                  limit=games.MAX_EVENTS_PAGE)]
     recent = _since_last_visit(s, game_id, user, view["version"], language, zone, seat_names, game) \
         if changes is None else None
+    games.mark_on_page(s, game_id, user)
+    s.commit()
     return render_template(
         "pages/game.html",
         game_id=game_id,
@@ -441,7 +463,8 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
         drawing=drawing,
         outcome=_outcome(view.get("outcome") or board.get("outcome"), seat_names, game, language),
         seat_names=seat_names,
-        decisions=[_decision_form(d, game, names, seat_names, language, zone, _card_prices(board))
+        decisions=[_decision_form(d, game, names, seat_names, language, zone, _card_prices(board),
+                                  phased=standing_orders.phase_in(board) is not None)
                    for d in decisions],
         error=error,
         changes=changes,
@@ -490,13 +513,16 @@ def _since_last_visit(s, game_id: str, user, version: int, language: str, zone: 
 
 
 def _seat_names(view: Mapping[str, Any]) -> dict[int, str]:
-    """Seat -> how the page names it: ``Ann (seat 1)``; an empty seat by its number."""
+    """Seat -> how the page names it: ``Ann (seat A)``; an empty seat by its letter, as the boards mark it."""
     out = {}
     for seat in view.get("seats") or []:
         if isinstance(seat, Mapping) and isinstance(seat.get("seat"), int):
             n = seat["seat"]
-            out[n] = _("%(name)s (seat %(n)s)", name=seat["name"], n=n + 1) if seat.get("name") \
-                else _("Seat %(n)s", n=n + 1)
+            if seat.get("is_bot") and seat.get("name"):
+                out[n] = seat["name"]  # a bot is named by its letter already (``Bot B``)
+            else:
+                out[n] = _("%(name)s (seat %(n)s)", name=seat["name"], n=seat_letter(n)) if seat.get("name") \
+                    else _("Seat %(n)s", n=seat_letter(n))
     return out
 
 
@@ -513,7 +539,7 @@ def _outcome(outcome: Any, seat_names: Mapping[int, str], game: Any = None,
             n = int(seat)
         except (TypeError, ValueError):
             return str(seat)
-        return seat_names.get(n) or _("Seat %(n)s", n=n + 1)
+        return seat_names.get(n) or _("Seat %(n)s", n=seat_letter(n))
 
     scores = outcome.get("scores") or {}
     ranking = list(outcome.get("ranking") or [])
@@ -600,14 +626,11 @@ def time_left(value: Any, now: Optional[dt.datetime] = None) -> str:
 
 
 def _short_moment(value: Any, language: str, zone: str) -> str:
-    """An event's time, short, in ``zone`` (the page names the zone once)."""
+    """An event's time in ``zone``, written as every other time on the site is (weekday,
+    date, 24-hour time), without the zone: the page names it once."""
     if not isinstance(value, dt.datetime):
         return ""
-    try:
-        local = value.astimezone(clock.zone(zone))
-    except ValueError:
-        local = value.astimezone(dt.timezone.utc)
-    return format_datetime(local, "short", locale=language)
+    return i18n.format_moment(value, language, zone, name_zone=False)
 
 
 # --------------------------------------------------------------------------- decisions as forms
@@ -621,6 +644,7 @@ ARGUMENT_LABELS: dict[str, str] = {
     "net": N_("Net"), "speed_attack": N_("Speed attack"), "reroll": N_("Reroll"),
     "winner_i": N_("Bet on fighter I winning"), "winner_ii": N_("Bet on fighter II winning"),
     "injury": N_("Bet on an injury"), "decapitation": N_("Bet on a decapitation"),
+    "claim": N_("The scheme you tell them it is (optional; it need not be true)"),
 }
 #: What a decision's ``context`` holds, in words (keys of the registered games' contexts).
 CONTEXT_LABELS: dict[str, str] = {
@@ -631,7 +655,7 @@ CONTEXT_LABELS: dict[str, str] = {
     "suggested": N_("Suggested"), "rolls": N_("Rolls"),
 }
 #: Keys whose integer values are seats.
-_SEAT_KEYS = {"to", "seat", "target", "partner"}
+_SEAT_KEYS = {"to", "seat", "target", "partner", "from"}
 
 
 def _card_prices(board: Any) -> dict[str, int]:
@@ -664,7 +688,7 @@ def _with_price(label: str, price: Optional[int]) -> str:
 
 def _decision_form(decision: Mapping[str, Any], game: Any, card_names: Mapping[str, str],
                    seat_names: Mapping[int, str], language: str, zone: str,
-                   card_prices: Optional[Mapping[str, int]] = None) -> dict:
+                   card_prices: Optional[Mapping[str, int]] = None, phased: bool = False) -> dict:
     """What the template needs to draw one decision, in ``language``: the question, its
     deadline in the player's zone and the default, then buttons or fields.  An option
     the game marks irreversible (``CONFIRM``) goes through the confirm page."""
@@ -681,21 +705,58 @@ def _decision_form(decision: Mapping[str, Any], game: Any, card_names: Mapping[s
         "context": _context(decision.get("context") or {}, game, card_names, language),
         "default_label": telling.command_label(language, default, card_names, game, seat_names) if default else "",
         "free": decision.get("mode") == "free",
+        "presets": [{"key": key, "label": i18n.gettext(language, presets.NAMES[key], types="…")}
+                    for key in presets.presets_for(decision.get("mode"), decision.get("prompt_key"))
+                    if phased or key != "pass_this_phase"],
     }
     if options is not None:
-        out["options"] = [
-            {"label": _with_price(telling.command_label(language, o, card_names, game, seat_names),
+        out["options"] = _grouped([
+            {"type": str(o.get("type")),
+             "label": _with_price(telling.command_label(language, o, card_names, game, seat_names),
                                   _price_of(o, decision, card_prices or {})),
              "command": json.dumps({"type": o.get("type"), "args": o.get("args") or {}}, sort_keys=True),
              "confirm": _needs_confirmation(game, str(o.get("type")))}
             for o in options
-        ]
+        ], game)
     else:
         default_args = (default or {}).get("args") or {}
         out["fields"] = _schema_fields(decision.get("schema") or {}, default_args,
                                        label_of=_value_labeller(game, card_names, seat_names, language))
         _label_arguments(out["fields"], game)
         out["confirm"] = _needs_confirmation(game, str(decision.get("command_type")))
+    return out
+
+
+#: More options of one kind than this are one choice list with one button, not a wall of
+#: buttons: an arena turn offers 36 to 48 hexes to move to, which pushed the board 1,700 px
+#: down the page.
+MAX_BUTTONS_OF_A_KIND = 8
+
+
+def _grouped(buttons: list[dict], game: Any) -> list[dict]:
+    """``buttons`` in their order, with the options of a kind that has more than
+    :data:`MAX_BUTTONS_OF_A_KIND` gathered into one ``select`` entry where the first of them
+    stood (its ``choices`` are the buttons, ``label`` the command's name)."""
+    counts: dict[str, int] = {}
+    for b in buttons:
+        counts[b["type"]] = counts.get(b["type"], 0) + 1
+    out: list[dict] = []
+    groups: dict[str, dict] = {}
+    for b in buttons:
+        if counts[b["type"]] <= MAX_BUTTONS_OF_A_KIND:
+            out.append(b)
+            continue
+        group = groups.get(b["type"])
+        if group is None:
+            own = terms.command(game, b["type"])
+            words = _(own) if own else b["type"].replace("_", " ").capitalize()
+            group = groups[b["type"]] = {"select": True, "type": b["type"], "label": words,
+                                         "confirm": b["confirm"], "choices": []}
+            out.append(group)
+        group["choices"].append(b)
+        group["confirm"] = group["confirm"] or b["confirm"]
+    for group in groups.values():
+        group["count"] = ngettext("%(num)s choice", "%(num)s choices", len(group["choices"]))
     return out
 
 
@@ -895,7 +956,7 @@ def when(value: Any) -> str:
 def register(app: Flask) -> None:
     """The pages; the developer pages only when ``CAPUA_DEV_PAGES`` is on and mail goes to the outbox."""
     config = app.extensions["capua.config"]
-    app.jinja_env.globals.update(seat_style=seat_marks.seat_style)
+    app.jinja_env.globals.update(seat_style=seat_marks.seat_style, seat_letter=seat_marks.seat_letter)
     # the link to the outbox is shown only to those it answers
     app.context_processor(lambda: {"dev_pages": config.outbox_pages and bool(request) and from_this_machine()})
     app.jinja_env.filters.update(linkify=linkify, when=when, moment=moment, time_left=time_left)

@@ -21,6 +21,7 @@ from service.plumbing.errors import InvalidInput
 from service.web import schema_forms
 from service.words import terms
 from service.words.i18n import N_
+from service.words.seat_marks import seat_letter
 
 #: The times per decision the form offers, in hours (the API takes any from 1 h to 90 days).
 CLOCK_HOURS: tuple[tuple[int, str], ...] = (
@@ -62,7 +63,14 @@ OPTION_HELP: dict[tuple[str, str], str] = {
                                     "as printed."),
     ("spartacus", "influence_cap"): N_("A house rule, not in the rulebook: no house's influence climbs above "
                                        "this. 0 leaves influence unbounded as printed."),
+    ("spartacus", "decapitation_odds"): N_("The German rulebook pays 2:1, the Russian one 3:1."),
+    ("spartacus", "two_player_variant"): N_("Two domini, with the rulebook's changes for two players."),
+    ("pax", "solo_level"): N_("For a game of one against Rome: you win with 3, 4, 5, 6 or 7 categories "
+                              "stronger than Rome; levels 1 to 4 also need all 7 categories laid."),
 }
+#: Options for those who bring their own card data (a card set's file, card documents, a
+#: deck of ids): shown to players folded away under "Advanced", never among the game's options.
+ADVANCED_OPTIONS = frozenset({"card_set", "custom_cards", "custom_deck"})
 VALUE_LABELS: dict[str, str] = {
     "none": N_("none"), "default": N_("the standard set"),
     "quick": N_("quick (start with 7 influence)"), "standard": N_("standard (start with 4 influence)"),
@@ -158,11 +166,14 @@ def option_fields(game_type: str, language: str) -> list[dict]:
         words = OPTION_LABELS.get(field["key"])
         if words:
             field["label"] = _(words)
-            if language != "en":
-                field["help"] = ""  # the engine's description is English only
+            # the engine's description is English only and mostly says the label again
+            field["help"] = ""
         help_words = OPTION_HELP.get((game_type, field["key"]))
         if help_words:
             field["help"] = _(help_words)
+        if field["key"] in defaults and field["kind"] == "select":
+            field["required"] = True  # the default is chosen, never an empty "—"
+        field["advanced"] = field["key"] in ADVANCED_OPTIONS
     return fields
 
 
@@ -207,17 +218,17 @@ def read(form: MultiDict, language: str) -> dict:
         elif role == "invite":
             email = form.get(f"seat.{n}.email", "").strip()
             if not email:
-                raise InvalidInput(_("Seat %(n)s: enter the address of the player you invite.", n=n + 1),
+                raise InvalidInput(_("Seat %(n)s: enter the address of the player you invite.", n=seat_letter(n)),
                                    code="invalid_invites", details={"field": f"seat.{n}.email"})
             if open_seen is not None:
                 raise InvalidInput(_("Seat %(open)s is open to anyone but seat %(n)s is an invitation: put the "
-                                     "invited players first.", open=open_seen + 1, n=n + 1),
+                                     "invited players first.", open=seat_letter(open_seen), n=seat_letter(n)),
                                    code="invalid_invites", details={"field": f"seat.{n}.role"})
             invites.append(email)
         elif role == "open":
             open_seen = n if open_seen is None else open_seen
         else:
-            raise InvalidInput(_("Seat %(n)s: choose who sits there.", n=n + 1), code="invalid_seat",
+            raise InvalidInput(_("Seat %(n)s: choose who sits there.", n=seat_letter(n)), code="invalid_seat",
                                details={"field": f"seat.{n}.role"})
     return {
         "game_type": game_type,
@@ -294,5 +305,12 @@ def explain(err: InvalidInput) -> tuple[str, Optional[str]]:
     return err.message, field if isinstance(field, str) else None
 
 
-def time_zones() -> list[str]:
-    return ["UTC", *clock.common_time_zones()]
+def time_zone_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The time zones by region for a grouped list: ``(region, [(zone, place)])``, UTC
+    first on its own; the place is the zone's name after its region, in words
+    ("America/Argentina/Buenos_Aires" -> "Argentina / Buenos Aires")."""
+    groups: dict[str, list[tuple[str, str]]] = {"UTC": [("UTC", "UTC")]}
+    for zone in clock.common_time_zones():
+        region, _slash, place = zone.partition("/")
+        groups.setdefault(region, []).append((zone, place.replace("_", " ").replace("/", " / ")))
+    return list(groups.items())

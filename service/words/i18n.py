@@ -89,9 +89,10 @@ def mail_environment(language: str) -> Environment:
     return env
 
 
-def format_moment(moment: Optional[dt.datetime], language: str, tz_name: str) -> str:
+def format_moment(moment: Optional[dt.datetime], language: str, tz_name: str, *, name_zone: bool = True) -> str:
     """A deadline as the player reads it: weekday, date and time in their time zone and
-    language, with the zone named (``Freitag, 27. November 2026, 20:00 (Europe/Berlin)``)."""
+    language, with the zone named (``Freitag, 27. November 2026, 20:00 (Europe/Berlin)``);
+    without the zone (``name_zone=False``) where the page names it once, as the history does."""
     if moment is None:
         return ""
     try:
@@ -100,4 +101,5 @@ def format_moment(moment: Optional[dt.datetime], language: str, tz_name: str) ->
         tz, tz_name = clock.zone("UTC"), "UTC"
     local = moment.astimezone(tz)
     locale = language_or_default(language)
-    return f"{format_date(local.date(), 'full', locale=locale)}, {local:%H:%M} ({tz_name})"
+    said = f"{format_date(local.date(), 'full', locale=locale)}, {local:%H:%M}"
+    return f"{said} ({tz_name})" if name_zone else said

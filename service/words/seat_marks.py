@@ -22,3 +22,13 @@ def seat_style(seat: Optional[int]) -> dict[str, str]:
         return {"fill": "#d9d2c5", "ink": "#000000", "mark": "·"}
     i = seat % len(SEAT_COLOURS)
     return {"fill": SEAT_COLOURS[i], "ink": SEAT_INK[i], "mark": SEAT_MARKS[i]}
+
+
+def seat_letter(seat: object) -> str:
+    """The letter that names ``seat`` in every sentence Capua writes (``A`` for the engine's
+    seat 0): the boards draw it, so prompts, lists and mail never count seats from 0 or 1."""
+    try:
+        n = int(seat)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return str(seat)
+    return seat_style(n)["mark"] if n >= 0 else str(seat)

@@ -15,7 +15,9 @@ import re
 from typing import Any, Mapping, Optional
 
 from service.words import terms
-from service.words.i18n import DEFAULT_LANGUAGE, N_, format_moment, gettext, language_or_default, translator
+from service.words.i18n import (DEFAULT_LANGUAGE, N_, format_moment, gettext, language_or_default, ngettext,
+                                 translator)
+from service.words.seat_marks import seat_letter
 
 
 # --------------------------------------------------------------------------- decision prompts
@@ -28,13 +30,22 @@ PROMPTS: dict[str, str] = {
     "pax.assign_card.closed": N_("Place a drawn card under a legion or under the deck: your hand only takes "
                                  "one once you have seen the third card."),
     "pax.buy": N_("Buy all the cards under one legion, or buy nothing."),
-    "pax.lay": N_("Lay a card from your hand (this one costs %(cost)s aurei), or stop laying and take your "
-                  "income."),
+    "pax.lay": N_("Lay a card from your hand (this one costs %(cost)s), or stop laying and take your income."),
+    "pax.lay.free": N_("Lay a card from your hand (this one is free), or stop laying and take your income."),
+    "pax.lay.empty": N_("You have no card in your hand to lay: stop laying and take your income."),
+    "pax.lay.aurei": N_("None of your cards can be laid now: the next one costs %(cost)s, more aurei than you "
+                        "have. Stop laying and take your income."),
+    "pax.lay.limit": N_("None of your cards can be laid now: each would take your armies or fleets beyond your "
+                        "limit (your land or intrigue symbols, whichever are more). Stop laying and take your "
+                        "income."),
+    "pax.lay.both": N_("None of your cards can be laid now: the next one costs %(cost)s, more aurei than you "
+                       "have, or would take your armies or fleets beyond your limit. Stop laying and take your "
+                       "income."),
     "pax.setup_keep": N_("You drew %(count)s cards: keep one; the rest go back under the deck."),
     "pax.setup_keep.lay": N_("You were dealt %(count)s cards: keep one, push one under the deck, and lay the "
                              "other %(lay)s at once."),
     "pax.interrupt": N_("%(senator_seat)s laid a senator: you may lay one card from your hand for "
-                        "%(cost)s aureus (no income), or pass."),
+                        "%(cost)s (no income), or pass."),
     # generic keys used by several games
     "bid": N_("Place your bid."),
     "host_bid": N_("Place your bid as the host."),
@@ -65,27 +76,54 @@ def decision_prompt(language: str, decision: Mapping[str, Any], game: Optional[s
         key = "pax.assign_card.closed"
     if key == "pax.setup_keep" and args.get("lay"):
         key = "pax.setup_keep.lay"
+    if key == "pax.lay":
+        key = _lay_key(args)
+    if key == "support" and isinstance(args.get("claim"), str):
+        key = "support.claim"
+        args["claim"] = terms.card_name(game, args["claim"], language, args["claim"].replace("_", " "))
+    if key.startswith("pax.") and isinstance(args.get("cost"), int) and not isinstance(args.get("cost"), bool):
+        args["cost"] = ngettext(language_or_default(language), "%(num)s aureus", "%(num)s aurei", args["cost"])
+        own_words = True  # the engine's English counts no aureus in the plural
+    else:
+        own_words = False
     if key == "react_scheme" and isinstance(args.get("by"), int) and isinstance(args.get("target"), int):
         key = "react_scheme.aimed"
+    elif key == "react_scheme" and isinstance(args.get("by"), int):
+        key = "react_scheme.by"
+    if key == "react_reaction" and isinstance(args.get("by"), int):
+        key = "react_reaction.guard" if args.get("subject") == "guard" else "react_reaction.by"
     message = terms.prompt(game, key) or PROMPTS.get(key)
     if message is None:
         return str(decision.get("prompt") or key)
     names_a_seat = any(f"%({k})s" in message and isinstance(args.get(k), int) for k in SEAT_ARGS)
+    engine_counts_seats = any(isinstance(args.get(k), int) and not isinstance(args.get(k), bool) for k in SEAT_ARGS)
     if names_a_seat:
         _ = translator(language)
         for k in SEAT_ARGS:
             if isinstance(args.get(k), int) and not isinstance(args.get(k), bool):
                 n = args[k]
-                args[k] = (seat_names or {}).get(n) or _("Seat %(n)s", n=n + 1)
-    elif language_or_default(language) == DEFAULT_LANGUAGE and decision.get("prompt"):
+                args[k] = (seat_names or {}).get(n) or _("Seat %(n)s", n=seat_letter(n))
+    elif language_or_default(language) == DEFAULT_LANGUAGE and decision.get("prompt") and not engine_counts_seats \
+            and not own_words:
         # English readers get the engine's own sentence, which may say more (but names
-        # seats by their index, so not when the question names a seat).
+        # seats by their index, so not when the decision concerns a seat).
         return str(decision["prompt"])
     try:
         return gettext(language, message, **{k: _plain(v) for k, v in args.items()}) if "%(" in message \
             else gettext(language, message)
     except (KeyError, TypeError, ValueError):
         return str(decision.get("prompt") or key)
+
+
+def _lay_key(args: Mapping[str, Any]) -> str:
+    """Which PAX laying question to ask: with a price, free, or -- when only stopping is
+    left -- why no card of the hand can be laid (the engine counts them for the seat)."""
+    if args.get("can_lay", True):
+        return "pax.lay.free" if args.get("cost") == 0 else "pax.lay"
+    if not args.get("hand"):
+        return "pax.lay.empty"
+    aurei, limit = bool(args.get("aurei")), bool(args.get("limit"))
+    return "pax.lay.both" if aurei and limit else "pax.lay.limit" if limit else "pax.lay.aurei"
 
 
 #: command type -> its name on a button.
@@ -191,7 +229,7 @@ def describe_event(language: str, event: Mapping[str, Any], seat_names: Mapping[
 
     def name_of(seat: Any) -> str:
         if isinstance(seat, int):
-            return seat_names.get(seat) or _("Seat %(n)s", n=seat + 1)
+            return seat_names.get(seat) or _("Seat %(n)s", n=seat_letter(seat))
         return _("The game's creator")
 
     if etype in SERVICE_EVENTS:

@@ -29,7 +29,7 @@ def _command(client, game_id):
 def _listening(monkeypatch, *, then_fail: bool) -> list:
     heard = []
 
-    def listener(session, config, game, rules, state, appended, seats):
+    def listener(session, config, game, rules, state, appended, seats, change):
         mail.queue_mail(session, to="watcher@example.org", subject=f"game {game.id} moved", text="moved")
         heard.append([seq for seq, _event in appended])
         if then_fail:

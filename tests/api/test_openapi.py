@@ -28,7 +28,7 @@ EXPECTED_OPERATIONS |= {
     ("post", "/api/v1/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver"),
     ("get", "/api/v1/standing-orders"), ("post", "/api/v1/standing-orders"),
     ("get", "/api/v1/standing-orders/{order_id}"), ("patch", "/api/v1/standing-orders/{order_id}"),
-    ("delete", "/api/v1/standing-orders/{order_id}"),
+    ("delete", "/api/v1/standing-orders/{order_id}"), ("post", "/api/v1/standing-orders/presets"),
     ("get", "/api/v1/games/{game_id}/clock"), ("post", "/api/v1/games/{game_id}/pause"),
     ("post", "/api/v1/games/{game_id}/resume"), ("post", "/api/v1/games/{game_id}/deadlines/extend"),
     ("post", "/api/v1/games/{game_id}/return"),

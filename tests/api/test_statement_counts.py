@@ -20,12 +20,16 @@ from tests.api.statement_counter import StatementCounter
 #: (game, seats, options, most statements, most flushes, most transactions) per command,
 #: bots' replies included.  Measured on main before issue 17's work: PAX 41 statements, Rom 41,
 #: Spartacus 43, Spartacus arena 32, each with 7 flushes in 2 transactions (authentication
-#: committed its own).  The target is 10 statements in one transaction.
+#: committed its own).  The target is 10 statements in one transaction.  Now nine: the
+#: token and its user; the idempotency claim; the game with its clock, seats, players and
+#: their settings (:mod:`service.play.at_hand`); the version ``UPDATE``; the events (one
+#: executemany); the open decisions' ``DELETE`` and upsert; the notification; the
+#: idempotency answer.  A command that crosses a snapshot boundary writes one more row.
 CASES = [
-    ("pax", 2, {}, 23, 4, 1),
-    ("rom", 2, {}, 23, 4, 1),
-    ("spartacus", 3, {"max_rounds": 2}, 27, 4, 1),  # decisions opened vary with the deal
-    ("spartacus_arena", 2, {}, 22, 4, 1),
+    ("pax", 2, {}, 9, 2, 1),
+    ("rom", 2, {}, 9, 2, 1),
+    ("spartacus", 3, {"max_rounds": 2}, 9, 2, 1),
+    ("spartacus_arena", 2, {}, 9, 2, 1),
 ]
 COMMANDS = 6
 
@@ -67,9 +71,12 @@ def test_a_command_costs_few_statements_in_one_transaction(app, ann, game_type, 
                                                            most_flushes, most_transactions):
     counts = measure(app, ann, game_type, seats, options)
     assert counts, "the human owed nothing at the start"
-    worst = max(counts, key=lambda c: c["statements"])
     assert max(c["transactions"] for c in counts) <= most_transactions, counts
-    assert worst["statements"] <= most_statements, counts
+    # A snapshot is a cache written every ``snapshot_every`` events, whichever command
+    # crosses the boundary: counted apart, at most one per command.
+    assert all(c["by_kind"].get("INSERT snapshots", 0) <= 1 for c in counts), counts
+    worst = max(c["statements"] - c["by_kind"].get("INSERT snapshots", 0) for c in counts)
+    assert worst <= most_statements, counts
     assert max(c["flushes"] for c in counts) <= most_flushes, counts
 
 

@@ -10,6 +10,7 @@ one server for the whole session; each test works with its own users and games.
 from __future__ import annotations
 
 import os
+from typing import Optional
 
 import pytest
 
@@ -57,7 +58,7 @@ def live_server(playwright_driver, tmp_path_factory):
 
 @pytest.fixture
 def new_page(browser, live_server):
-    """``new_page(storage_state=None, locale="en-US")``: a page in a fresh browser context
+    """``new_page(storage_state=None, locale="en-US", timezone_id=None)``: a page in a fresh browser context
     (no cookies unless ``storage_state`` brings a signed-in one), at a phone's size (360 px wide).
 
     Fails the test if any page answered with a server error (no input may cause a 500)
@@ -65,8 +66,9 @@ def new_page(browser, live_server):
     """
     contexts, broken = [], []
 
-    def open_page(storage_state=None, locale: str = "en-US"):
-        context = browser.new_context(locale=locale, viewport=PHONE, storage_state=storage_state)
+    def open_page(storage_state=None, locale: str = "en-US", timezone_id: Optional[str] = None):
+        context = browser.new_context(locale=locale, viewport=PHONE, storage_state=storage_state,
+                                      timezone_id=timezone_id)
         context.set_default_timeout(10_000)
         contexts.append(context)
         tab = context.new_page()

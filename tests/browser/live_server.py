@@ -77,6 +77,9 @@ class LiveServer:
         self._server = make_server("127.0.0.1", 0, late, threaded=True, request_handler=_ErrorsOnlyLog)
         overrides = {s.name: s.default for s in SETTINGS}
         overrides.update(instance_dir=str(self.instance_dir), base_url=f"http://127.0.0.1:{self._server.server_port}")
+        # the same dice and bot answers on every run: a page test gets its situation for sure
+        # (bots answer at random: a search bounded by wall time would answer differently under load)
+        overrides.update(TESTING=True, test_seed="capua-browser-tests", bot_level="random")
         database_url = overrides["database_url"].replace("{instance_dir}", str(self.instance_dir.resolve()))
         upgrade(database_url)  # what `capua serve` does before serving
         self.app = late.app = create_app(overrides)

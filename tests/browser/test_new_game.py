@@ -81,3 +81,22 @@ def test_a_player_creates_a_game_against_bots_with_the_form(game, page, live_ser
         if game == "spartacus":
             assert row.options.get("max_rounds") == 1, "the option set in the form"
     inspector.assert_accessible()
+
+
+def test_the_time_zone_is_the_browsers_and_the_list_is_searchable(new_page, live_server, inspector):
+    """A player who set no time zone finds the browser's chosen; typing narrows the
+    grouped list to the places that match, and the first match is chosen."""
+    page = new_page(timezone_id="Asia/Tokyo")
+    sign_in_by_mail(page, live_server, "zone-finder@example.org")
+    page.goto(live_server.url("/games/new?game=pax"))
+    zone = page.locator("#clock-zone")
+    assert zone.input_value() == "Asia/Tokyo", "the browser's time zone is chosen"
+    assert page.locator("#clock-zone optgroup[label='Europe']").count() == 1
+    search = page.locator("#clock-zone-search")
+    assert search.is_visible()
+    search.fill("Buenos")
+    assert zone.input_value() == "America/Argentina/Buenos_Aires"
+    shown = zone.evaluate("s => [...s.querySelectorAll('option')].filter(o => !o.hidden).map(o => o.value)")
+    assert shown and all("Buenos_Aires" in z for z in shown), shown
+    inspector.look(page, "new game: a time zone found")
+    inspector.assert_accessible()

@@ -151,3 +151,22 @@ def test_primus_counts_symbols_not_cards():
                   tableaux=[cards("intrigue", 2), ()], primus=0)
     state, _ = play(state, cmd(1, "lay_card", card=state.hands[1][0].id))
     assert state.primus == 1
+
+
+def test_when_only_stopping_is_left_the_question_counts_why():
+    """The seat is told why no card can be laid: too dear, over the limit, or no hand."""
+    tableau = (card("land", 1), card("army", 1))
+    dear, over = card("wealth"), card("army", 1)
+    first = card("wealth")
+    state, _ = play(lay_state([first, dear, over], tableau, gold=0), cmd(0, "lay_card", card=first.id))
+    d = decision(state)
+    assert option_args(state) == [{}]
+    assert {k: d.prompt_args[k] for k in ("can_lay", "hand", "aurei", "limit")} == \
+        {"can_lay": False, "hand": 2, "aurei": 2, "limit": 0}
+    assert "None of your cards can be laid now (the next one costs 1 aureus)" in d.prompt
+    state = lay_state([over], tableau)
+    assert {k: decision(state).prompt_args[k] for k in ("can_lay", "hand", "aurei", "limit")} == \
+        {"can_lay": False, "hand": 1, "aurei": 0, "limit": 1}
+    assert "is free" in decision(state).prompt
+    empty = lay_state([], tableau)
+    assert decision(empty).prompt_args["hand"] == 0 and "no card" in decision(empty).prompt

@@ -18,13 +18,14 @@ ann Batiatus, the others what is left), then acts as the players would.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import pytest
 
 from engine.core.chance import RESOLVE_CHANCE, draw_outcome
 from engine.core.types import SYSTEM_SEAT, Command
 from service.play import bots as service_bots
+from tests.games_api.api_steps import board, command, decision_of, events_after, listings
 
 Stop = Callable[[dict[int, dict]], bool]
 
@@ -46,15 +47,6 @@ def table(monkeypatch, ann, bob, make_client):
     for client in (ann, bob, cat):
         seats[client.get(f"games/{game_id}").get_json()["my_seat"]] = client
     return game_id, seats
-
-
-def listings(game_id: str, seats: dict[int, Any]) -> dict[int, dict]:
-    return {seat: client.get(f"games/{game_id}/decisions").get_json() for seat, client in seats.items()}
-
-
-def command(client: Any, game_id: str, version: int, type_: str, **args: Any):
-    return client.post(f"games/{game_id}/commands", json={"type": type_, "args": args, "expected_version": version},
-                       idempotent=True)
 
 
 def _default_answer(decision: dict, seat_is_ann: bool) -> tuple[str, dict]:
@@ -88,14 +80,6 @@ def owes(seat: int, prompt_key: str) -> Stop:
     return lambda now: any(d["prompt_key"] == prompt_key for d in now[seat]["decisions"])
 
 
-def decision_of(listing: dict, prompt_key: str) -> Optional[dict]:
-    return next((d for d in listing["decisions"] if d["prompt_key"] == prompt_key), None)
-
-
-def board(seats: dict[int, Any], seat: int, game_id: str) -> dict:
-    return seats[seat].get(f"games/{game_id}").get_json()["board"]
-
-
 def gifts(listing: dict) -> list:
     """The answers the seat's give_gold decision lists (none while all its gold is set aside)."""
     (gift,) = [d for d in listing["decisions"] if d["command_type"] == "give_gold"]
@@ -104,12 +88,6 @@ def gifts(listing: dict) -> list:
 
 def ann_seat_of(seats: dict[int, Any], ann: Any) -> int:
     return next(seat for seat, client in seats.items() if client is ann)
-
-
-def events_after(client: Any, game_id: str, version: int) -> list[dict]:
-    """The events after ``version`` as ``client`` may see them: ``{"type", "data"}`` each."""
-    listed = client.get(f"games/{game_id}/events?after={version}&limit=1000").get_json()["events"]
-    return [{"type": e["type"], "data": e["data"]["data"]} for e in listed]
 
 
 # --------------------------------------------------------------------------- committed gold

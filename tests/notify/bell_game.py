@@ -92,7 +92,9 @@ class BellRules:
 
     def view(self, state: BellState, viewer: Viewer) -> dict:
         mine = state.tokens[viewer] if state.tokens is not None and viewer is not None else None
-        return {"rung": state.rung, "objections": state.objections, "my_tokens": mine}
+        # two rings make a round (a public round and phase, for orders given "for this phase")
+        return {"rung": state.rung, "objections": state.objections, "my_tokens": mine,
+                "round": (state.rung + 1) // 2, "phase": "peal"}
 
     def visible(self, event: Event, viewer: Viewer) -> Optional[dict]:
         if event.type == "TokensDealt":

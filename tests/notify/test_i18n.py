@@ -45,8 +45,8 @@ def test_pax_prompts_are_translated(lang, key):
 
 
 def test_english_keeps_the_engines_sentence_and_unknown_keys_fall_back():
-    assert telling.decision_prompt("en", {"prompt": "Lay a card (3 aurei).", "prompt_key": "pax.lay"}) == \
-        "Lay a card (3 aurei)."
+    assert telling.decision_prompt("en", {"prompt": "Buy a legion (3 aurei).", "prompt_key": "pax.buy"}) == \
+        "Buy a legion (3 aurei)."
     assert telling.decision_prompt("de", {"prompt": "Do the thing.", "prompt_key": "other.thing"}) == "Do the thing."
 
 

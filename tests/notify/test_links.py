@@ -181,7 +181,7 @@ def test_invitations_are_accepted_and_declined_by_link(app, sessions, cfg, smtp_
 
 
 @pytest.mark.parametrize("lang,words", [("de", ["Du bist am Zug", "Antworte bis"]),
-                                        ("ru", ["Ваш ход", "Ответьте до"]),
+                                        ("ru", ["Ваш ход", "Срок ответа"]),
                                         ("en", ["Your move", "Answer by"])])
 def test_mail_speaks_the_players_language_and_time_zone(app, sessions, cfg, smtp_sink, lang, words):
     from service.identity import settings
@@ -218,3 +218,32 @@ def test_an_answer_too_deep_or_unstorable_is_refused_clearly(app, sessions, cfg,
     before = _events(sessions, game_id)
     bad = browser.post(path_of(choose, cfg), data={"csrf_token": csrf_from(page.data.decode()), "command": command})
     assert 400 <= bad.status_code < 500 and _events(sessions, game_id) == before
+
+
+@pytest.mark.parametrize("lang, done_words", [("en", "This link has done its work"),
+                                              ("de", "Dieser Link hat seinen Dienst getan"),
+                                              ("ru", "Эта ссылка уже сработала")])
+def test_a_used_link_tells_a_signed_in_player_it_did_its_work(app, sessions, cfg, smtp_sink, pax_mail, lang,
+                                                             done_words):
+    """Read as a person reads it: not "this link does not work" to the player who used it
+    and is signed in, but that it did its work, with the way back to the game."""
+    from service.identity import auth
+    from tests.notify.support import sign_in
+    from tests.web.support import read_text
+
+    game_id, message = pax_mail
+    with sessions() as s:
+        auth.get_or_create_user(s, "ann@example.org").language = lang
+        s.commit()
+    browser = app.test_client()
+    sign_in(app, browser, smtp_sink, "ann@example.org")
+    _label, url = buttons(message)[0]
+    page = browser.get(path_of(url, cfg))
+    assert browser.post(path_of(url, cfg), data={"csrf_token": csrf_from(page.data.decode())}).status_code == 200
+    again = browser.get(path_of(url, cfg))
+    text = read_text(again.data)
+    assert again.status_code == 403 and done_words in text, text
+    assert "does not work" not in text and "funktioniert nicht" not in text and "не работает" not in text
+    assert f'href="/games/{game_id}"' in again.data.decode()
+    stranger = app.test_client().get(path_of(url, cfg))
+    assert "This link does not work" in stranger.data.decode(), "a visitor who is not signed in learns nothing more"

@@ -112,6 +112,26 @@ def test_stuck_rows_of_a_dead_worker_go_back_to_pending(sessions, cfg):
         s.execute(update(MailMessage).values(status="sending", claimed_at=mail.utcnow()))
         s.commit()
     assert mail.reset_stuck(sessions, cfg) == [], "a live claim is left alone"
-    later = mail.utcnow() + mail.claim_timeout(cfg) + dt.timedelta(seconds=1)
+    later = mail.utcnow() + mail.lease(cfg) + dt.timedelta(seconds=1)
     assert mail.reset_stuck(sessions, cfg, now=later) == [message_id]
     assert mail.pending_ids(sessions) == [message_id]
+
+
+def test_a_send_whose_lease_has_run_out_hands_over_nothing(sessions, cfg, smtp_sink):
+    import time
+
+    from service.plumbing.mail_backend import LeaseSpent, send_by, time_left
+
+    backend = smtp.SmtpBackend.from_config(cfg)
+    (message_id,) = _queue(sessions)
+    with sessions() as s:
+        message = mail.build_email(cfg, s.get(MailMessage, message_id))
+    with send_by(time.monotonic() - 1):
+        with pytest.raises(LeaseSpent):
+            backend.send(message, "k")
+    assert smtp_sink.received() == [], "no step is taken once the lease is spent"
+    with send_by(time.monotonic() + 3600):
+        assert time_left(cfg.smtp_timeout_seconds) == cfg.smtp_timeout_seconds, "a step waits no longer than usual"
+        backend.send(message, "k")
+    assert len(smtp_sink.received()) == 1
+    assert issubclass(LeaseSpent, OSError), "a spent lease is a transient failure: the mail is retried"

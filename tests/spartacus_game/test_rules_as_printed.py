@@ -8,7 +8,9 @@ from dataclasses import replace
 import pytest
 
 from engine.core.errors import RuleViolation
+from engine.core.types import Command
 from engine.spartacus.game import ledger, victory
+from engine.spartacus.game.cards import CardSetError, validate_effects
 from engine.spartacus.game.flow import start
 from engine.spartacus.game.rules import RULES
 from engine.spartacus.game.state import Market, Sealed
@@ -135,6 +137,43 @@ def test_a_card_takes_only_gold_not_set_aside(base):
     assert tx.state.player(PETE).gold == 4
 
 
+def test_a_gold_cost_comes_before_every_other_effect_in_the_card_data():
+    """'Any costs of the card must be paid at once' (p. 7): a gold cost is checked and paid in
+    the step the effects begin, so card data may not put one after an effect that could wait
+    for a player (meanwhile the gold could be given away)."""
+    draw = {"op": "draw", "who": "actor", "count": 1}
+    pay = {"op": "pay_gold", "who": "actor", "amount": 2, "cost": True}
+    assert validate_effects([pay, draw], "card") == (pay, draw)
+    with pytest.raises(CardSetError, match="gold cost must come before"):
+        validate_effects([draw, pay], "card")
+
+
+def test_a_schemes_gold_cost_given_away_while_it_waits_leaves_it_without_effect(base):
+    """'If the scheme is not foiled ... any costs of the card must be paid at once' (p. 7): Pete
+    plays Grand Feast (pay 2 gold to every other dominus), then gives his gold to Liz while the
+    table is asked about the scheme; it can no longer be paid in full, so it comes to nothing
+    (Capua's reading, docs/spartacus.md) -- never a feast paid short."""
+    s = everyone(base, "intrigue_turns", turn=PETE, p0=dict(gold=6, influence=10, hand=("grand_feast#1",)),
+                 p1=dict(hand=("labor_contract#1",)), p2=dict(hand=("conspiracy#1",)), p3=dict(hand=("conspiracy#2",)))
+    s, _ = play(s, PETE, "play_scheme", card="grand_feast#1", target=PETE, settle=False)
+    assert s.windows
+    s, _ = play(s, PETE, "give_gold", to=LIZ, amount=1, settle=False)
+    for seat in (SALLY, JOHN, LIZ):
+        s, ev = play(s, seat, "pass_reaction", settle=False)
+    finished = [e.data for e in ev if e.type == "EffectsFinished"]
+    assert finished and finished[0]["fizzled"] is True
+    assert not [e for e in ev if e.type == "GoldGiven" and e.data["reason"] == "grand_feast#1"]
+    assert s.player(PETE).gold == 5 and s.player(SALLY).influence == 4
+
+
+def test_a_cost_found_short_when_paid_is_a_bug_never_a_smaller_payment(base):
+    """The card's cost is checked in the step that pays it; should anything ever reach the
+    payment without the gold, the engine refuses to pay less (:class:`ledger.PaymentShort`)."""
+    s = everyone(base, "market_auction", p0=dict(gold=1))
+    with pytest.raises(ledger.PaymentShort):
+        ledger.pay_in_full(Tx(s), PETE, 3, "for_a_few_denarii#1")
+
+
 # ----------------------------------------------------------------------------- support
 
 def _turn(base, **players):
@@ -154,6 +193,22 @@ def test_support_may_be_asked_of_a_group_that_could_not_cover_the_card(base):
     assert [o.type for o in choice.options] == ["keep_scheme"], "1 + 1 influence cannot play it"
     s, ev = play(s, JOHN, "keep_scheme")
     assert types(ev)[0] == "SupportedSchemeKept" and "conspiracy#1" in s.player(JOHN).hand
+
+
+def test_the_asker_may_say_which_scheme_it_is_true_or_not(base):
+    """'nor must one tell the truth about one's plans' (p. 6): the asker may name a scheme
+    -- any scheme of the set -- and the asked read that name; the card stays hidden."""
+    s = _turn(base, p2=dict(influence=1, hand=("conspiracy#1",)), p0=dict(influence=1))
+    (ask,) = [d for d in RULES.pending(s).decisions if d.command_type == "request_support"]
+    assert "conspiracy" in ask.schema["properties"]["claim"]["enum"]
+    with pytest.raises(RuleViolation):
+        RULES.decide(s, Command(JOHN, "request_support", {"card": "conspiracy#1", "target": LIZ, "from": [PETE],
+                                                          "claim": "no_such_scheme"}))
+    s, ev = play(s, JOHN, "request_support", card="conspiracy#1", target=LIZ, claim="robbery", **{"from": [PETE]})
+    seen = RULES.visible(ev[-1], PETE)["data"]
+    assert seen["claim"] == "robbery" and "card" not in seen and "target" not in seen
+    (support,) = [d for d in RULES.pending(s).decisions if d.seat == PETE and d.prompt_key == "support"]
+    assert support.prompt_args["claim"] == "robbery" and "Robbery" in support.prompt
 
 
 def test_support_may_be_asked_again_after_a_refusal(base):

@@ -32,11 +32,11 @@ def test_public_and_private_messages_reach_only_their_recipients(ann, bob, make_
     public = ann.post(f"games/{game_id}/messages", json={"body": "Ave, senators!"}, idempotent=True)
     assert public.status_code == 201
     assert public.get_json() | {"created_at": None} == {
-        "id": public.get_json()["id"], "game_id": game_id, "sender_seat": 0, "sender_name": "Ann", "public": True,
+        "id": public.get_json()["id"], "game_id": game_id, "sender_seat": 0, "sender_name": "Ann (A)", "public": True,
         "to": None, "to_names": None, "body": "Ave, senators!", "reply_to_id": None, "via": "api", "created_at": None}
     private = bob.post(f"games/{game_id}/messages", json={"body": "Ann, support me and I pay 3.", "to": [0]})
     assert private.status_code == 201
-    assert private.get_json()["to"] == [0, 1] and private.get_json()["to_names"] == ["Ann", "Bob"]
+    assert private.get_json()["to"] == [0, 1] and private.get_json()["to_names"] == ["Ann (A)", "Bob (B)"]
 
     def read(client):
         return [m["body"] for m in client.get(f"games/{game_id}/messages").get_json()["messages"]]
@@ -54,8 +54,8 @@ def test_public_and_private_messages_reach_only_their_recipients(ann, bob, make_
 
     mails = room.compose()
     assert sorted((m.to_address, m.subject) for m in mails) == [
-        ("ann@example.org", "Count to N: Bob writes to you privately"),
-        ("bob@example.org", "Count to N: Ann says"), ("cat@example.org", "Count to N: Ann says")]
+        ("ann@example.org", "Count to N: Bob (B) writes to you privately"),
+        ("bob@example.org", "Count to N: Ann (A) says"), ("cat@example.org", "Count to N: Ann (A) says")]
     assert all(m.headers["Reply-To"].startswith("talk+") and m.headers["Reply-To"].endswith("@reply.capua.test")
                for m in mails)
     assert "Ann, support me" in next(m.text_body for m in mails if m.to_address == "ann@example.org")
@@ -145,9 +145,9 @@ def test_talk_mail_follows_the_notification_preferences(ann, bob, make_client, s
 
 
 @pytest.mark.parametrize("lang,public,private,body", [
-    ("en", "Count to N: Ann says", "Count to N: Ann writes to you privately", "says at the table in Count to N"),
-    ("de", "Count to N: Ann sagt", "Count to N: Ann schreibt dir privat", "sagt am Tisch in Count to N"),
-    ("ru", "Count to N: Ann говорит", "Count to N: Ann пишет вам лично", "говорит за столом в игре Count to N")])
+    ("en", "Count to N: Ann (A) says", "Count to N: Ann (A) writes to you privately", "says at the table in Count to N"),
+    ("de", "Count to N: Ann (A) sagt", "Count to N: Ann (A) schreibt dir privat", "sagt am Tisch in Count to N"),
+    ("ru", "Count to N: Ann (A) говорит", "Count to N: Ann (A) пишет вам лично", "говорит за столом в игре Count to N")])
 def test_talk_mail_is_in_the_recipients_language(ann, bob, make_client, sessions, app_config, lang, public, private,
                                                  body):
     from service.identity import settings
@@ -167,7 +167,7 @@ def test_talk_mail_is_in_the_recipients_language(ann, bob, make_client, sessions
     assert [m.subject for m in to_bob] == [public, private]
     assert body in to_bob[0].text_body and body in to_bob[0].html_body
     # The others keep their own (default) language.
-    assert [m.subject for m in first if m.to_address == "cat@example.org"] == ["Count to N: Ann says"]
+    assert [m.subject for m in first if m.to_address == "cat@example.org"] == ["Count to N: Ann (A) says"]
 
 
 def test_a_bot_answers_what_is_addressed_to_it_politely_and_privately(ann, bob, sessions):
@@ -183,7 +183,7 @@ def test_a_bot_answers_what_is_addressed_to_it_politely_and_privately(ann, bob, 
     answer = mine[-1]
     assert [m["id"] for m in mine][:2] == [public["id"], offer["id"]]
     assert (answer["sender_seat"], answer["sender_name"], answer["to"], answer["via"], answer["reply_to_id"]) == \
-        (2, "Bot 3", [0, 2], "bot", offer["id"])
+        (2, "Bot C", [0, 2], "bot", offer["id"])
     assert "I am a bot" in answer["body"] and "negotiate nothing" in answer["body"]
     assert [m["body"] for m in bob.get(f"games/{game_id}/messages").get_json()["messages"]] == ["hello all"], \
         "the answer is the asker's alone"

@@ -77,7 +77,7 @@ def test_talk_inside_quiet_hours_is_held_until_they_end(ann, bob, sessions, app_
 
     (queued,) = room.compose(at=quiet_end)
     (delivered,) = sent(sessions, app_config, smtp_sink, "bob@example.org")[before:]
-    assert delivered["Subject"] == "Count to N: Ann writes to you privately"
+    assert delivered["Subject"] == "Count to N: Ann (A) writes to you privately"
     assert "Psst, Bob." in text_of(delivered) and "Psst, Bob." in html_of(delivered)
     assert delivered["Reply-To"] == queued.headers["Reply-To"] and delivered["Reply-To"].startswith("talk+")
 

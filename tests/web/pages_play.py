@@ -69,10 +69,20 @@ def decision_form(page: str, decision_id: str) -> str:
     raise AssertionError(f"no form for {decision_id}")
 
 
+_CHOICE = re.compile(r'<option value="([^"]+)">(.*?)</option>', re.S)
+
+
 def option_buttons(page: str) -> list[dict]:
-    """Every option form of a game page: method, action, the command and the button's words."""
+    """Every option form of a game page: method, action, the command and the button's words.
+    An option of a choice list (``listed``) is one entry per choice, with the choice's words."""
     out = []
     for form in _FORM.findall(page):
+        if 'class="choice-list"' in form:
+            for value, words in _CHOICE.findall(form):
+                out.append({"method": re.search(r'method="(\w+)"', form).group(1), "form": form, "listed": True,
+                            "action": html.unescape(re.search(r'action="([^"]+)"', form).group(1)),
+                            "command": json.loads(html.unescape(value)), "label": html.unescape(words).strip()})
+            continue
         command = re.search(r'name="command" value="([^"]+)"', form)
         if command is None:
             continue

@@ -208,7 +208,7 @@ def test_a_worker_killed_mid_burst_leaves_at_most_one_accepted_message_unrecorde
     assert statuses[:killed_at - 1] == ["sent"] * (killed_at - 1), "accepted messages are recorded one by one"
     assert statuses[killed_at - 1:] == ["sending"] * (len(ids) - killed_at + 1)
 
-    after_the_lease = mail.utcnow() + mail.claim_timeout(config) + dt.timedelta(seconds=1)
+    after_the_lease = mail.utcnow() + mail.lease(config) + dt.timedelta(seconds=1)
     assert mail.reset_stuck(session_factory, config, now=after_the_lease) == ids[killed_at - 1:]
     monkeypatch.setattr(mail.OutboxBackend, "send", lambda self, message, key: accepted.append(message["Message-ID"]))
     assert mail.deliver_many(session_factory, config, ids) == (len(ids) - killed_at + 1, [])

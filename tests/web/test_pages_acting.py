@@ -19,6 +19,7 @@ from service.words import telling, terms
 from tests.service import fake_game
 from tests.web.pages_play import CommandLog, decision_form, hidden_value, option_buttons, user
 from tests.web.support import csrf_from, sign_in_with
+from service.words.seat_marks import seat_letter
 
 
 @pytest.fixture
@@ -115,7 +116,8 @@ def test_a_stale_page_shows_what_changed_since_it_was_drawn(app, web_sessions, w
     with web_sessions() as s:
         ann = auth.get_or_create_user(s, demo.DEMO_EMAIL)
         view = games.game_view(s, game_id, ann)
-        names = {seat["seat"]: f"{seat['name']} (seat {seat['seat'] + 1})" for seat in view["seats"]}
+        names = {seat["seat"]: seat["name"] if seat["is_bot"] else f"{seat['name']} (seat {seat_letter(seat['seat'])})"
+                 for seat in view["seats"]}
         since = games.visible_events(s, game_id, ann, after=version)
     assert since, "the game moved on"
     changes = text[text.index("What changed since"):text.index("</section>", text.index("What changed since"))]

@@ -8,13 +8,14 @@ from __future__ import annotations
 import html
 import json
 import random
+from collections import Counter
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
 from service.identity import auth
 from service.play import games
-from service.web import schema_forms
+from service.web import pages, schema_forms
 from service.words import telling, terms
 from tests.web.pages_play import (
     CommandLog,
@@ -65,17 +66,22 @@ def test_options_are_buttons_that_post_their_command(ann, app, web_sessions, web
     shown = {json.dumps(b["command"], sort_keys=True): b for b in option_buttons(page)}
     buttons = [shown.get(json.dumps({"type": o["type"], "args": o["args"]}, sort_keys=True))
                for o in order["options"]]
-    assert all(buttons), "every option of the decision is a button"
+    assert all(buttons), "every option of the decision is a button or a choice in a list"
+    kinds = Counter(o["type"] for o in order["options"])
     assert [b["label"] for b in buttons] == [
         telling.command_label("en", o, {}, "spartacus_arena")
-        + (" (asks to confirm)" if terms.needs_confirmation("spartacus_arena", o["type"]) else "")
+        + (" (asks to confirm)" if terms.needs_confirmation("spartacus_arena", o["type"])
+           and kinds[o["type"]] <= pages.MAX_BUTTONS_OF_A_KIND else "")
         for o in order["options"]]
+    assert all(bool(b.get("listed")) == (kinds[b["command"]["type"]] > pages.MAX_BUTTONS_OF_A_KIND) for b in buttons), \
+        "many options of one kind are one choice list, a few are buttons"
     log = CommandLog(monkeypatch)
     chosen = buttons[-1]
     if terms.needs_confirmation("spartacus_arena", chosen["command"]["type"]):
         # the button opens the confirm page (a GET form); its own button then sends the answer
         assert chosen["method"] == "get"
-        query = {name: hidden_value(chosen["form"], name) for name in ("decision", "version", "command")}
+        query = {name: hidden_value(chosen["form"], name) for name in ("decision", "version")}
+        query["command"] = json.dumps(chosen["command"])
         confirm = ann.get(chosen["action"], query_string=query)
         assert log.commands == [], "a choice the game asks to confirm waits for its confirm page"
         answer = press_confirm(ann, confirm)
@@ -179,7 +185,7 @@ def test_releases_gold_and_seat_choices_of_spartacus(ann, web_sessions, web_conf
     bounds = give["schema"]["properties"]["amount"]
     assert f'min="{bounds["minimum"]}"' in gold and f'max="{bounds["maximum"]}"' in gold
     assert f"from {bounds['minimum']} to {bounds['maximum']}" in gold, "the bounds are said, not only enforced"
-    assert html.escape("Bot 2 (seat 2)") in gold, "a seat is chosen by its player's name"
+    assert html.escape("Bot B") in gold, "a seat is chosen by its player's name"
 
     log = CommandLog(monkeypatch)
     _post_form(ann, game_id, page, give, [("arg.to", "1"), ("arg.amount", str(bounds["minimum"]))])
@@ -257,7 +263,7 @@ def test_a_trade_offer_posts_partner_cards_and_gold(app, ann, web_sessions, web_
     props = trade["schema"]["properties"]
     page = ann.get(f"/games/{game_id}").get_data(as_text=True)
     form = decision_form(page, trade["id"])
-    assert '<option value="1"' in form and html.escape("(seat 2)") in form, "the partner by name"
+    assert '<option value="1"' in form and html.escape("(seat B)") in form, "the partner by name"
     mine = [c for c in props["give"]["items"]["enum"] if c]
     theirs = [c for c in props["take"]["items"]["enum"] if c]
     for card in mine:

@@ -13,9 +13,10 @@ from service import demo
 from service.identity import auth
 from service.play import games, store
 from service.plumbing.db import Game
-from service.words import seat_marks, telling
+from service.words import i18n, seat_marks, telling
 from tests.web.pages_play import option_buttons, user
 from tests.web.support import csrf_from, sign_in_with, through_confirm
+from service.words.seat_marks import seat_letter
 
 _ID = re.compile(r'"id": "([^"]+)"')
 
@@ -60,7 +61,8 @@ def test_the_history_lists_what_the_viewer_may_see_and_nothing_else(played, web_
     game_id, client = played
     page = client.get(f"/games/{game_id}/history").get_data(as_text=True)
     events, view = _visible(web_sessions, game_id)
-    names = {seat["seat"]: f"{seat['name']} (seat {seat['seat'] + 1})" for seat in view["seats"]}
+    names = {seat["seat"]: seat["name"] if seat["is_bot"] else f"{seat['name']} (seat {seat_letter(seat['seat'])})"
+                 for seat in view["seats"]}
     assert page.count('<li id="event-') == len(events)
     for event in events:
         assert html.escape(telling.describe_event("en", event, names, "Asia/Tokyo", view["game_type"])) in page
@@ -112,3 +114,21 @@ def test_a_step_that_does_not_exist_is_explained(played, at):
 def test_the_game_page_links_to_its_history(played):
     game_id, client = played
     assert f"/games/{game_id}/history" in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_history_times_read_like_every_other_time_on_the_site(played, web_sessions):
+    """The game page writes a deadline "Friday, November 27, 2026, 20:00 (Asia/Tokyo)"; the
+    history writes its times the same way (the zone named once above the list)."""
+    game_id, client = played
+    page = client.get(f"/games/{game_id}/history").get_data(as_text=True)
+    events, _view = _visible(web_sessions, game_id)
+    times = re.findall(r'<span class="small muted">([^<]+)</span>', page)
+    assert len(times) == len(events)
+    for event, shown in zip(events, times):
+        expected = i18n.format_moment(event["at"], "en", "Asia/Tokyo").rsplit(" (", 1)[0]
+        assert shown == expected, shown
+        assert re.fullmatch(r"[A-Z][a-z]+day, [A-Z][a-z]+ \d{1,2}, \d{4}, \d\d:\d\d", shown), shown
+    game_page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    deadline = re.search(r"Answer by ([^<]+?) \(Asia/Tokyo\)", game_page)
+    if deadline:
+        assert re.fullmatch(r"[A-Z][a-z]+day, [A-Z][a-z]+ \d{1,2}, \d{4}, \d\d:\d\d", deadline.group(1))

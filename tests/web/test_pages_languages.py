@@ -23,7 +23,7 @@ EXPECTED = {
            "history": ["Was geschah", "Das Spielbrett nach Schritt", "Vorheriger"]},
     "ru": {"/games": ["Мои игры", "Ждут вашего решения", "Создать игру"],
            "/games/new?game=spartacus": ["Время на решение", "Длительность игры", "Кто играет"],
-           "game": ["Стол", "Места", "История и повтор", "Разговор за столом", "Ответьте до"],
+           "game": ["Стол", "Места", "История и повтор", "Разговор за столом", "Срок ответа"],
            "history": ["Что произошло", "Поле после шага", "Предыдущий"]},
 }
 ENGLISH = ["Awaiting your decision", "Time per decision", "Length of the game", "The table", "Table talk",

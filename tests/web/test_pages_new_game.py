@@ -14,7 +14,7 @@ from tests.web.support import csrf_from, sign_in_with
 
 #: One option per game that differs from its default, as typed into the form.
 CHANGED_OPTION = {
-    "pax": ("arg.solo_level", "", "solo_level", None),
+    "pax": ("arg.solo_level", "", "solo_level", 1),  # an emptied field plays the schema's default
     "rom": ("arg.variant_intrigue", "1", "variant_intrigue", True),
     "spartacus": ("arg.game_length", '"quick"', "game_length", "quick"),
     "spartacus_arena": ("arg.fighter_ii", '"gannicus"', "fighter_ii", "gannicus"),
@@ -90,7 +90,7 @@ def test_every_game_type_is_created_through_its_form(ann, web_sessions, web_conf
     ({"clock.time_of_day": "25:00"}, "The clock is not valid: check Deadlines fall at.", 'value="25:00"'),
     ({"arg.max_rounds": "lots"}, "Last round (0: no limit) must be a whole number.", 'value="lots"'),
     ({"seat.1.role": "open", "seat.2.role": "invite", "seat.2.email": "cy@example.org"},
-     "Seat 2 is open to anyone but seat 3 is an invitation: put the invited players first.", "cy@example.org"),
+     "Seat B is open to anyone but seat C is an invitation: put the invited players first.", "cy@example.org"),
     ({"seat.1.role": "me"}, "You can hold only one seat.", 'value="Kept title"'),
 ])
 def test_invalid_input_shows_the_form_again_and_creates_nothing(ann, web_sessions, change, message, kept):

@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import pytest
+
+from service.words import telling
+
 from tests.web.pages_play import bot_game, drive_until, option_buttons
 from tests.web.support import sign_in_with
 
@@ -56,3 +60,61 @@ def test_the_price_reads_right_in_russian_and_german(app):
             german = [pages._with_price("X", n) for n in (1, 2)]
     assert russian == ["X · 1 ауреус", "X · 2 ауреуса", "X · 5 ауреусов", "X · 21 ауреус"]
     assert german == ["X · 1 Aureus", "X · 2 Aurei"]
+
+
+# --------------------------------------------------------------------------- amounts and reasons in words
+
+#: A laying question as the engine asks it (its English is not what a reader gets).
+def _lay(cost: int, *, can_lay: bool = True, hand: int = 3, aurei: int = 0, limit: int = 0) -> dict:
+    return {"prompt": "engine", "prompt_key": "pax.lay",
+            "prompt_args": {"cost": cost, "laid": cost, "can_lay": can_lay, "hand": hand, "aurei": aurei,
+                            "limit": limit}}
+
+
+#: A number followed by the wrong form of the coin: "1 aurei", "2 Aureus", "1 ауреусов"...
+WRONG_FORM = re.compile(r"(?<![0-9])(1 (aurei|Aurei|ауреуса|ауреусов)|([2-9]|1[0-9]) (aureus|Aureus)"
+                        r"|(?<!1)[2-4] ауреусов|(?<!1)[5-9] ауреуса?\b|1[0-9] ауреуса?\b)")
+
+
+@pytest.mark.parametrize("language, one, two, five", [
+    ("en", "this one costs 1 aureus", "this one costs 2 aurei", "this one costs 5 aurei"),
+    ("de", "diese kostet 1 Aureus", "diese kostet 2 Aurei", "diese kostet 5 Aurei"),
+    ("ru", "эта стоит 1 ауреус", "эта стоит 2 ауреуса", "эта стоит 5 ауреусов"),
+])
+def test_the_price_of_laying_agrees_with_its_number(language, one, two, five):
+    said = [telling.decision_prompt(language, _lay(n), "pax") for n in (1, 2, 5)]
+    assert one in said[0] and two in said[1] and five in said[2], said
+    assert "engine" not in said[0]
+    free = telling.decision_prompt(language, _lay(0), "pax")
+    assert not re.search(r"\b0\b", free), "the first card is free, not 0 aurei"
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_every_pax_sentence_with_aurei_agrees_with_its_number(language):
+    for n in range(0, 25):
+        for event in ({"type": "CardLaid", "data": {"seat": 0, "card": "W03", "cost": n}},
+                      {"type": "IncomeTaken", "data": {"seat": 0, "aurei": n}},
+                      {"type": "LegionBought", "data": {"seat": 0, "legion": 1, "price": n, "cards": []}},
+                      {"type": "GameSetUp", "data": {"start_seat": 0, "start_aurei": n}},
+                      {"type": "DeckExhaustedAureiTaken", "data": {"seat": 0, "aurei": n}}):
+            said = telling.describe_event(language, event, {0: "Ann (seat A)"}, "UTC", "pax")
+            assert str(n) in said and not WRONG_FORM.search(said), said
+        interrupt = {"prompt": "engine", "prompt_key": "pax.interrupt", "prompt_args": {"senator_seat": 1, "cost": n}}
+        said = telling.decision_prompt(language, interrupt, "pax", {1: "Bob (seat B)"})
+        assert not WRONG_FORM.search(said), said
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_a_lay_question_with_only_stop_says_why(language):
+    """Only "Stop" is offered: the question says which reason left nothing to lay."""
+    said = {why: telling.decision_prompt(language, _lay(3, can_lay=False, **args), "pax")
+            for why, args in {"empty": {"hand": 0}, "aurei": {"aurei": 3}, "limit": {"limit": 2},
+                              "both": {"aurei": 1, "limit": 2}}.items()}
+    assert len(set(said.values())) == 4, said
+    words = {"en": ("no card", "aurei", "limit"), "de": ("keine Karte", "Aurei", "Limit"),
+             "ru": ("нет карт", "ауреус", "предел")}[language]
+    assert words[0] in said["empty"]
+    assert words[1] in said["aurei"] and words[2] not in said["aurei"]
+    assert words[2] in said["limit"] and "3" not in said["limit"]
+    assert words[1] in said["both"] and words[2] in said["both"]
+

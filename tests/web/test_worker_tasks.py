@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import update
 
 from service.plumbing import mail
 from tests.web.support import outbox_files
@@ -29,20 +30,27 @@ def test_deliver_mail_sends_once(worker_runtime, session_factory, config):
     assert len(outbox_files(config)) == 1
 
 
-def test_deliver_mail_retries_transient_failures(worker_runtime, session_factory, monkeypatch):
+def test_a_transient_failure_is_retried_by_the_sweep_after_its_backoff(worker_runtime, session_factory,
+                                                                         monkeypatch):
     (message_id,) = queue(session_factory)
     monkeypatch.setattr(mail.OutboxBackend, "send", lambda self, m, k: (_ for _ in ()).throw(OSError("down")))
-    with pytest.raises(mail.TransientMailError):
-        tasks.deliver_mail(message_id)
+    assert tasks.deliver_mail(message_id) is False, "no Celery retry waits in the broker"
     assert mail.pending_ids(session_factory) == [message_id]
-    assert mail.TransientMailError in tasks.deliver_mail.autoretry_for
-    assert tasks.deliver_mail.max_retries == mail.MAX_ATTEMPTS
+    with session_factory() as s:
+        failed_at = s.get(mail.MailMessage, message_id).claimed_at
+    assert mail.due_ids(session_factory, now=failed_at + mail.retry_delay(1) / 2) == []
+    assert mail.due_ids(session_factory, now=failed_at + mail.retry_delay(1)) == [message_id]
+    assert [mail.retry_delay(n).total_seconds() for n in (1, 2, 3, 8, 20)] == [5, 10, 20, 600, 600]
 
 
-def test_sweep_enqueues_every_pending_message(worker_runtime, session_factory, monkeypatch):
+def test_sweep_enqueues_every_message_whose_task_had_its_chance(worker_runtime, session_factory, monkeypatch):
     ids = queue(session_factory, 3)
     enqueued = []
     monkeypatch.setattr(tasks.deliver_mail, "delay", lambda message_id: enqueued.append(message_id))
+    assert tasks.sweep_mail() == 0, "a message just queued is its commit's task's to send"
+    with session_factory() as s:
+        s.execute(update(mail.MailMessage).values(created_at=mail.utcnow() - mail.retry_delay(1)))
+        s.commit()
     assert tasks.sweep_mail() == 3
     assert enqueued == ids
 
@@ -52,5 +60,6 @@ def test_celery_is_configured_for_reliable_delivery():
     assert conf.task_acks_late and conf.task_reject_on_worker_lost
     assert conf.worker_prefetch_multiplier == 1
     assert conf.task_time_limit and conf.task_soft_time_limit < conf.task_time_limit
-    assert conf.beat_schedule["sweep-mail"] == {"task": "worker.tasks.sweep_mail", "schedule": 60.0}
+    assert conf.beat_schedule["sweep-mail"]["task"] == "worker.tasks.sweep_mail"
+    assert conf.beat_schedule["sweep-mail"]["schedule"] <= 5, "a lost task delays a mail by seconds"
     assert {"worker.tasks.deliver_mail", "worker.tasks.sweep_mail"} <= set(celery_app.tasks)

@@ -97,6 +97,7 @@ def celery_env(redis_url, database_url, smtp_sink, tmp_path) -> dict:
         "CAPUA_SMTP_PORT": str(smtp_sink.port),
         "CAPUA_SMTP_SECURITY": "none",
         "CAPUA_TASK_TIME_LIMIT_SECONDS": "3",
+        "CAPUA_MAIL_LEASE_SECONDS": "3",
         "CAPUA_OUTBOX_SWEEP_SECONDS": "1",
         "CAPUA_DEADLINE_SWEEP_SECONDS": "1",
         "CAPUA_NOTIFY_COALESCE_SECONDS": "0",

@@ -110,6 +110,14 @@ def answering(plan: Optional[FightPlan], setting: str) -> Optional[FightPlan]:
 #: The plan a player who lets a deadline pass is given, and the engine's suggestions.
 DEFAULT_PLAN = FightPlan()
 
+#: Plans with a name, offered as one click (a mail's buttons) where the whole form is too
+#: much: the ``set_fight_plan`` arguments of each (missing settings take the defaults).
+PRESETS: dict[str, dict] = {
+    "close": {"approach": "close"},
+    "keep_distance": {"approach": "keep_distance"},
+    "blow_by_blow": {"active": False},
+}
+
 
 def _titled(name: str, schema: dict) -> dict:
     title, description = DESCRIPTIONS[name]

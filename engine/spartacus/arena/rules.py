@@ -46,11 +46,11 @@ class ArenaDuelRules:
         properties: dict[str, Any] = {}
         for side, default in zip(_SIDES, DEFAULT_FIGHTERS):
             properties[f"fighter_{side}"] = {
-                "type": "string", "enum": fighters,
+                "type": "string", "enum": fighters, "default": default,
                 "description": f"Fighter {side.upper()}'s card (a gladiator or slave); default {default}."}
             for slot in _SLOTS:
                 properties[f"{slot}_{side}"] = {
-                    "type": "string", "enum": [NO_CARD] + _ids(slot),
+                    "type": "string", "enum": [NO_CARD] + _ids(slot), "default": NO_CARD,
                     "description": f"Fighter {side.upper()}'s {slot} card, or '{NO_CARD}' (the default)."}
         return {"type": "object", "additionalProperties": False, "properties": properties}
 

@@ -27,7 +27,7 @@ from typing import Optional
 from engine.core.errors import NoSuchDecision
 from engine.core.types import SYSTEM_SEAT, Command, Decision, Pending
 from engine.spartacus.arena import fight as arena_fight
-from engine.spartacus.arena.plan import DEFAULT_PLAN, PLAN_SCHEMA, plan_from_args
+from engine.spartacus.arena.plan import DEFAULT_PLAN, PLAN_SCHEMA, PRESETS as PLAN_PRESETS, plan_from_args
 from engine.spartacus.game import effects, ledger, windows
 from engine.spartacus.game.events import folded_by_the_game, with_fight
 from engine.spartacus.game.errors import BadBet, ChampionSpared
@@ -273,7 +273,8 @@ def plan_decisions(state: GameState) -> list[Decision]:
         id=f"fight_plan:{seat}", seat=seat, mode="free",
         prompt="Set your fighter's fight plan: it answers the fight's decisions for you.",
         default=Command(seat, "set_fight_plan", DEFAULT_PLAN.to_json()), command_type="set_fight_plan",
-        schema=PLAN_SCHEMA, prompt_key="fight_plan", context={"plan": own.get(seat), "default_plan": DEFAULT_PLAN.to_json()},
+        schema=PLAN_SCHEMA, prompt_key="fight_plan",
+        context={"plan": own.get(seat), "default_plan": DEFAULT_PLAN.to_json(), "presets": PLAN_PRESETS},
     ) for seat in plan_seats(state)]
 
 

@@ -242,7 +242,20 @@ def validate_effects(effects: Any, where: str, *, allow_x: bool = False) -> tupl
         if "cost" in eff:
             _need(type(eff["cost"]) is bool, w, "cost must be true or false")
         out.append(dict(eff))
+    _check_gold_costs_come_first(out, where)
     return tuple(out)
+
+
+def _check_gold_costs_come_first(effects: list[dict], where: str) -> None:
+    """'Any costs of the card must be paid at once' (p. 7): a gold cost is checked when the
+    effects begin and paid in that same step, before any effect that may wait for a player
+    (a choice, a window).  A gold cost after such an effect could find the gold given away
+    meanwhile, so the card data may not put one there."""
+    other = False
+    for i, eff in enumerate(effects):
+        gold_cost = bool(eff.get("cost")) and eff["op"] in ("pay_gold", "pay_each")
+        _need(not (gold_cost and other), f"{where}.effects[{i}]", "a gold cost must come before every other effect")
+        other = other or not gold_cost
 
 
 def parse_intrigue(doc: Any) -> tuple[IntrigueCard, ...]:

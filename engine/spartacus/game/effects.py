@@ -137,13 +137,21 @@ def _gain_gold(tx: Tx, r: Resolution, eff: dict) -> None:
 
 
 def _lose_gold(tx: Tx, r: Resolution, eff: dict) -> None:
-    ledger.pay_gold(tx, _who(eff, r), _amount(eff, r), r.card)
+    """'The target pays up to 3 gold' takes what there is; a cost is paid in full (it was
+    checked in this same step: see :func:`step` and the card data's order of effects)."""
+    if eff.get("cost"):
+        ledger.pay_in_full(tx, _who(eff, r), _amount(eff, r), r.card)
+    else:
+        ledger.pay_gold(tx, _who(eff, r), _amount(eff, r), r.card)
     _next(tx)
 
 
 def _pay_each(tx: Tx, r: Resolution, eff: dict) -> None:
     payer = _who(eff, r)
-    for seat in tx.state.clockwise(payer)[1:]:
+    others = tx.state.clockwise(payer)[1:]
+    if eff.get("cost"):
+        ledger.check_free(tx.state, payer, _amount(eff, r) * len(others), r.card)
+    for seat in others:
         ledger.give_gold(tx, payer, seat, _amount(eff, r), r.card)
     _next(tx)
 

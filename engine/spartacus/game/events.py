@@ -425,7 +425,7 @@ def _peeked(s: GameState, d: dict) -> GameState:
 def _support_requested(s: GameState, d: dict) -> GameState:
     if s.turn is None:
         return s
-    req = SupportRequest(card=d["card"], target=d["target"], asked=tuple(d["asked"]))
+    req = SupportRequest(card=d["card"], target=d["target"], asked=tuple(d["asked"]), claim=d.get("claim"))
     return evolve(s, turn=evolve(s.turn, support=req, asked_with=s.turn.asked_with + (d["card"],)))
 
 

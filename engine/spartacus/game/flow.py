@@ -301,7 +301,7 @@ HANDLERS: dict[str, Callable[[Tx, Command], None]] = {
     "play_scheme": lambda tx, c: intrigue.play_scheme_command(tx, c.seat, c.args["card"], c.args["target"]),
     "keep_scheme": lambda tx, c: intrigue.keep_scheme(tx, c.seat),
     "request_support": lambda tx, c: intrigue.request_support(tx, c.seat, c.args["card"], c.args["target"],
-                                                              list(c.args["from"])),
+                                                              list(c.args["from"]), c.args.get("claim")),
     "grant_support": lambda tx, c: intrigue.answer_support(tx, c.seat, True),
     "refuse_support": lambda tx, c: intrigue.answer_support(tx, c.seat, False),
     "use_house_ability": lambda tx, c: intrigue.use_house_ability(tx, c.seat, c.args["ability"], c.args["x"]),

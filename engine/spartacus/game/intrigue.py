@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 from engine.core.types import Command, Decision
 from engine.spartacus.game import effects, ledger, windows
 from engine.spartacus.game.errors import IllegalCommand, NotEnoughGold, NotEnoughInfluence, NotYourCard
@@ -121,9 +123,12 @@ def decisions(state: GameState) -> list[Decision]:
             out.append(Decision(
                 id=f"support:{state.round}:{turn.seat}:{turn.steps}:{seat}",
                 seat=seat, mode="interrupt",
-                prompt=f"Seat {turn.seat} asks for your support for a scheme. Your answer is binding.",
+                prompt=f"Seat {turn.seat} asks for your support for a scheme"
+                       + (f" they call {state.cards.intrigue_card(turn.support.claim).name}"
+                          if turn.support.claim else "") + ". Your answer is binding.",
                 default=refuse, options=(Command(seat, "grant_support", {}), refuse),
-                prompt_key="support", prompt_args={"asker": turn.seat},
+                prompt_key="support",
+                prompt_args={"asker": turn.seat, **({"claim": turn.support.claim} if turn.support.claim else {})},
             ))
         return out
     seat = turn.seat
@@ -328,6 +333,9 @@ def support_decisions(state: GameState) -> list[Decision]:
                 "target": {"type": "integer", "enum": list(range(state.seats))},
                 "from": {"type": "array", "uniqueItems": True, "minItems": 1, "maxItems": len(others),
                          "items": {"type": "integer", "enum": others}},
+                # what the asker says the scheme is: any scheme of the set, told to the asked
+                # (true or not: 'nor need the truth be told', p. 6); nothing when left out
+                "claim": {"type": "string", "enum": scheme_names(state)},
             },
         },
         prompt_key="request_support", order=1, private=True,
@@ -399,11 +407,18 @@ def play_scheme(tx: Tx, seat: int, card: str, target: int, supporters: tuple[int
         effects.start(tx, "scheme", card, seat, target, play=play)
 
 
-def request_support(tx: Tx, seat: int, card: str, target: int, asked: list[int]) -> None:
+def scheme_names(state: GameState) -> list[str]:
+    """Every scheme of the card set, by card (public: the set is known to all)."""
+    return sorted(c.id for c in state.cards.intrigue if c.type == "scheme")
+
+
+def request_support(tx: Tx, seat: int, card: str, target: int, asked: list[int],
+                    claim: Optional[str] = None) -> None:
     """'Should a player not have enough influence, he may ask another player for support
     ... It is not necessary to show the scheme to ask for support, nor must one tell the
     truth about one's plans' (p. 6).  'A scheme may be supported by any number of other
-    players' (p. 6): any group may be asked, as often as the dominus likes."""
+    players' (p. 6): any group may be asked, as often as the dominus likes.  ``claim`` is
+    the scheme the asker says it is -- told to the asked, true or not."""
     s = tx.state
     turn = s.turn
     if turn is None or turn.seat != seat or turn.ending or turn.support is not None:
@@ -414,8 +429,11 @@ def request_support(tx: Tx, seat: int, card: str, target: int, asked: list[int])
         raise IllegalCommand("ask one or more other domini")
     if not 0 <= target < s.seats:
         raise IllegalCommand("name a dominus as the target")
+    if claim is not None and claim not in scheme_names(s):
+        raise IllegalCommand("say which scheme it is with the name of a scheme of the card set, or say nothing")
     tx.emit("TurnStepTaken", seat=seat)
-    tx.emit("SupportRequested", seat=seat, card=card, target=target, asked=sorted(asked))
+    said = {"claim": claim} if claim is not None else {}
+    tx.emit("SupportRequested", seat=seat, card=card, target=target, asked=sorted(asked), **said)
 
 
 def answer_support(tx: Tx, seat: int, grant: bool) -> None:

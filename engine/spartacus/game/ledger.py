@@ -34,8 +34,8 @@ class PaymentShort(RuntimeError):
 
 def pay_gold(tx: Tx, seat: int, amount: int, reason: str) -> int:
     """A card's loss of gold: up to ``amount`` of the gold not set aside goes to the bank;
-    return what was paid.  (Costs are checked before a card takes effect, so a cost is
-    paid in full; 'the target pays up to 3 gold' takes what there is.)"""
+    return what was paid ('the target pays up to 3 gold' takes what there is; a cost is
+    paid with :func:`pay_in_full`)."""
     p = tx.state.player(seat)
     paid = min(amount, p.free_gold)
     if paid > 0:
@@ -45,14 +45,20 @@ def pay_gold(tx: Tx, seat: int, amount: int, reason: str) -> int:
 
 
 def pay_in_full(tx: Tx, seat: int, amount: int, reason: str) -> None:
-    """A payment the dominus committed to (the bets, the upkeep): made in full, from gold
-    that was set aside for it until the reveal."""
-    p = tx.state.player(seat)
-    if amount > p.free_gold:
-        raise PaymentShort(f"seat {seat} owes {amount} gold ({reason}) and holds {p.free_gold} not set aside")
+    """A payment the dominus committed to (the bets, the upkeep, a card's cost): made in
+    full, from gold that was set aside for it until the reveal."""
+    check_free(tx.state, seat, amount, reason)
     if amount > 0:
+        before = tx.state.player(seat).gold
         tx.emit("GoldPaid", seat=seat, amount=amount, reason=reason)
-        _emptied(tx, seat, p.gold)
+        _emptied(tx, seat, before)
+
+
+def check_free(state: GameState, seat: int, amount: int, reason: str) -> None:
+    """Raise :class:`PaymentShort` unless ``seat`` holds ``amount`` gold not set aside."""
+    free = state.player(seat).free_gold
+    if amount > free:
+        raise PaymentShort(f"seat {seat} owes {amount} gold ({reason}) and holds {free} not set aside")
 
 
 def check_covered(state: GameState, seat: int, amount: int, reason: str) -> None:

@@ -180,7 +180,9 @@ def decisions(s: GameState) -> list[Decision]:
                 schema={"type": "object", "additionalProperties": False, "required": ["amount"],
                         "properties": {"amount": {"type": "integer", "minimum": 0, "maximum": room}}},
                 prompt_key="host_bid" if a.host else "bid",
-                prompt_args={"card": a.lot, "round": a.round, "stake": a.stake(seat)},
+                # the lot lies open on the table: "bid 0 unless it is a gladiator" matches its type
+                prompt_args={"card": a.lot, "round": a.round, "stake": a.stake(seat),
+                             "card_type": "host" if a.host else s.cards.market_card(a.lot).kind},
             ))
     return out
 

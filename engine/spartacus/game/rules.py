@@ -31,14 +31,14 @@ class SpartacusRules:
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "game_length": {"type": "string", "enum": list(GAME_LENGTHS),
+                "game_length": {"type": "string", "enum": list(GAME_LENGTHS), "default": "standard",
                                 "description": "start influence 7 (quick), 4 (standard) or 1 (long)"},
-                "decapitation_odds": {"type": "integer", "enum": [2, 3],
+                "decapitation_odds": {"type": "integer", "enum": [2, 3], "default": 2,
                                       "description": "payout of a decapitation bet (German text 2:1, Russian 3:1)"},
-                "card_set": {"type": "string", "enum": available_sets()},
+                "card_set": {"type": "string", "enum": available_sets(), "default": "default"},
                 "custom_cards": {"type": "object",
                                  "description": "houses/intrigue/market documents replacing the set's decks"},
-                "two_player_variant": {"type": "boolean", "description": "allow a game of two"},
+                "two_player_variant": {"type": "boolean", "default": False, "description": "allow a game of two"},
                 "max_rounds": {"type": "integer", "minimum": 0, "maximum": 200, "default": 0,
                                "description": "house rule, not in the rulebook: 0 (the default) plays until a "
                                               "dominus wins as printed; N ends the game after round N's arena, "

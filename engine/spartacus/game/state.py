@@ -181,6 +181,7 @@ class SupportRequest:
     target: int
     asked: tuple[int, ...]
     answers: tuple[tuple[int, bool], ...] = ()
+    claim: Optional[str] = None  # the scheme the asker says it is (told to all, true or not)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from service.web.boards import choice_url, spartacus_arena
 from service.words.i18n import N_, translator
+from service.words.i18n import ngettext as i18n_ngettext
 from service.words.seat_marks import seat_style
 from service.words.terms import spartacus as terms
 
@@ -231,7 +232,8 @@ def _chips(actions: Sequence[Mapping[str, Any]], x: float, y: float, width: floa
         w = min(width, 14 + 6.4 * len(a["short"]))
         if cx + w > x + width + 0.5 and cx > x:
             cx, cy = x, cy + CHIP_H + 4
-        out.append({**a, "x": cx, "y": cy, "w": w, "h": CHIP_H, "short": _fit(a["short"], w - 10, 6.4)})
+        out.append({**a, "x": cx, "y": cy, "w": w, "h": CHIP_H,
+                    "squeeze": _squeeze(a["short"], w - 10, 6.4)})
         cx += w + 4
     return out, (cy - y + CHIP_H + 4) if actions else 0
 
@@ -335,7 +337,7 @@ def _property(asset: Mapping[str, Any], language: str, choices: _Choices, x: flo
     actions = choices.take(("card", card))
     chips, used = _chips(actions, x, y + CARD_H + 4, CARD_W)
     return {
-        "id": card, "name": name, "short_name": _fit(name, CARD_W - 8, 6.2), "kind": kind,
+        "id": card, "name": name, "name_squeeze": _squeeze(name, CARD_W - 8, 6.2), "kind": kind,
         "state": state, "states": states,
         "exhausted": bool(asset.get("exhausted")), "injured": bool(asset.get("injured")),
         "favour": asset.get("favour") or 0, "champion": bool(asset.get("champion")), "tokens": tokens,
@@ -491,6 +493,7 @@ def _tournament(board: Mapping[str, Any], language: str) -> Optional[dict]:
 
 
 def _hand(me: Mapping[str, Any], language: str, choices: _Choices) -> dict:
+    ngettext = _counting(language)
     """My intrigue cards, two to a row, each as tall as its text needs."""
     _ = translator(language)
     cards = []
@@ -505,8 +508,8 @@ def _hand(me: Mapping[str, Any], language: str, choices: _Choices) -> dict:
         cards.append({
             "id": card, "name": name, "name_lines": name_lines, "type": c.get("type"), "kind": kind,
             "influence": c.get("influence"), "gold": c.get("gold"),
-            "influence_text": _("needs %(influence)s influence", influence=c.get("influence")),
-            "gold_text": _("worth %(gold)s gold", gold=c.get("gold")),
+            "influence_text": ngettext("needs %(num)s influence", "needs %(num)s influence", c.get("influence")),
+            "gold_text": ngettext("worth %(num)s gold", "worth %(num)s gold", c.get("gold")),
             "text_lines": text_lines, "text": text, "w": HAND_W,
             "h": 66 + 14 * len(name_lines) + 12 * len(text_lines), "actions": choices.take(("card", card)),
         })
@@ -568,6 +571,16 @@ def _status(board: Mapping[str, Any], language: str, names: Mapping[Any, Optiona
     return lines
 
 
+def _counting(language: str):
+    """``ngettext(singular, plural, n)`` in ``language``: a number with its noun in the form
+    the number takes ("1 очко Влияния", "2 очка", "5 очков"); ``?`` for no number."""
+    def ngettext(singular: str, plural: str, n: Any) -> str:
+        if not isinstance(n, int) or isinstance(n, bool):
+            return "?"
+        return i18n_ngettext(language, singular, plural, n)
+    return ngettext
+
+
 def _word(language: str, words: Mapping[str, str], key: Any) -> str:
     """``words[key]`` in ``language``; the key itself when Capua has no word for it."""
     message = words.get(key) if isinstance(key, str) else None
@@ -603,6 +616,13 @@ def _card(card: Any, language: str) -> str:
 
 def _wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width=width, break_long_words=True) if text else []
+
+
+def _squeeze(text: str, width: float, per_char: float) -> Optional[float]:
+    """The width to squeeze ``text`` into (SVG ``textLength``) when it is wider than
+    ``width`` units at about ``per_char`` a letter, else ``None``: a card's name is read
+    whole ("Water Carrier", "Домашний раб"), never cut to "Water Carr…"."""
+    return round(width, 1) if len(text) * per_char > width else None
 
 
 def _fit(text: str, width: float, per_char: float) -> str:

@@ -147,6 +147,10 @@ def draw_fight(fight: Mapping[str, Any], *, language: str, game_id: str, seat: O
         "result": _result(fight, names, _),
         "moves": [{"label": h["move_label"], "url": h["move"]} for h in hexes if h["move"]],
     }
+    drawing["key"] = _("On the board: I and II mark the hexes where fighters I and II start; the numbers in a hex "
+                       "are its coordinates (q, r), as the moves name them; a green hex with a dot is one your "
+                       "fighter can move to (click it, then confirm); a hex outlined with dashes is within reach of "
+                       "the fighter whose turn it is.")
     drawing["title"] = _("Arena: %(first)s against %(second)s", first=_label(names, 0), second=_label(names, 1))
     drawing["text"] = _text(fight, fighters, names, status, _)
     return drawing

@@ -41,6 +41,8 @@ import re
 from types import ModuleType
 from typing import Any, Mapping, Optional
 
+from service.words.seat_marks import seat_letter
+
 _GAME_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 #: Games played inside another game, whose words the outer game uses too: a Spartacus
 #: arena phase is a fight of the arena duel (its decisions and commands are the duel's).
@@ -153,7 +155,7 @@ def seat_name(seat_names: Mapping[int, str], seat: Any, language: str) -> str:
         n = int(seat)
     except (TypeError, ValueError):
         return str(seat)
-    return seat_names.get(n) or translator(language)("Seat %(n)s", n=n + 1)
+    return seat_names.get(n) or translator(language)("Seat %(n)s", n=seat_letter(n))
 
 
 def seat_value(values: Any, seat: Any) -> Any:

@@ -15,7 +15,7 @@ import functools
 from typing import Any, Mapping, Optional
 
 from engine.pax.card_set import CATEGORIES, Card, LATIN_NAMES, load_card_set, second_copy
-from service.words.i18n import N_, translator
+from service.words.i18n import N_, ngettext, translator
 from service.words.terms import seat_name, seats_of
 
 #: The categories as the German rulebook names them, with English and Russian beside.
@@ -171,7 +171,7 @@ def _solo_outcome(detail: Mapping[str, Any], language: str, seat_names: Mapping[
 #: it (engine/pax/views.py ``visible``): a field another seat's secret hides is used only
 #: where the reader's view carries it.
 EVENT_SENTENCES: dict[str, str] = {
-    "GameSetUp": N_("The game was set up: %(player)s starts and every player has %(aurei)s aurei."),
+    "GameSetUp": N_("The game was set up: %(player)s starts and every player has %(aurei)s."),
     "RomeDealt": N_("Rome was dealt its cards: %(open)s open, %(hidden)s hidden."),
     "StartCardsDrawn": N_("%(player)s drew start cards: %(count)s."),
     "StartCardChosen": N_("%(player)s chose a start card."),
@@ -181,7 +181,7 @@ EVENT_SENTENCES: dict[str, str] = {
     "RoundStarted": N_("Round %(round)s began with %(player)s."),
     "TurnStarted": N_("%(player)s began a turn."),
     "DeckExhaustedAureiTaken": N_("%(player)s took aurei because the deck is empty."),
-    "DeckExhaustedAureiTaken.aurei": N_("%(player)s took %(aurei)s aurei because the deck is empty."),
+    "DeckExhaustedAureiTaken.aurei": N_("%(player)s took %(aurei)s because the deck is empty."),
     "RomePeeked": N_("%(player)s looked at the hidden cards of Rome instead of drawing."),
     "CardsDrawn": N_("%(player)s drew cards: %(count)s."),
     "CardAssigned.hand": N_("%(player)s took a drawn card into the hand."),
@@ -190,15 +190,15 @@ EVENT_SENTENCES: dict[str, str] = {
     "CardAssigned.deck": N_("%(player)s pushed a drawn card under the deck."),
     "CardAssigned.deck.card": N_("%(player)s pushed %(card)s under the deck."),
     "LegionBought": N_("%(player)s bought legion %(legion)s: %(cards)s."),
-    "LegionBought.price": N_("%(player)s bought legion %(legion)s for %(price)s aurei: %(cards)s."),
+    "LegionBought.price": N_("%(player)s bought legion %(legion)s for %(price)s: %(cards)s."),
     "PurchaseSkipped": N_("%(player)s bought no legion."),
     "CardLaid": N_("%(player)s laid %(card)s."),
-    "CardLaid.cost": N_("%(player)s laid %(card)s for %(cost)s aurei."),
+    "CardLaid.cost": N_("%(player)s laid %(card)s for %(cost)s."),
     "CardLaid.interrupt": N_("%(player)s answered the senator by laying %(card)s."),
     "PrimusConspiratusMoved": N_("%(player)s is now Primus conspiratus."),
     "PrimusConspiratusMoved.nobody": N_("Nobody is Primus conspiratus any more."),
     "IncomeTaken": N_("%(player)s took the income."),
-    "IncomeTaken.aurei": N_("%(player)s took an income of %(aurei)s aurei."),
+    "IncomeTaken.aurei": N_("%(player)s took an income of %(aurei)s."),
     "TurnEnded": N_("%(player)s ended the turn."),
     "InterruptOpened": N_("%(player)s laid a senator: the other players may answer by laying a card."),
     "InterruptPassed": N_("%(player)s did not answer the senator."),
@@ -241,6 +241,14 @@ def _cards_words(cards: Any, language: str) -> str:
     return ", ".join(w for w in (_card_words(c, language) for c in cards) if w)
 
 
+def aurei_words(amount: Any, language: str) -> str:
+    """An amount of aurei in words, with the number's own form ("1 aureus", "2 aurei";
+    "1 ауреус", "2 ауреуса", "5 ауреусов"); ``?`` for an amount the event does not give."""
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        return "?"
+    return ngettext(language, "%(num)s aureus", "%(num)s aurei", amount)
+
+
 def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[int, str]) -> Optional[str]:
     """One sentence telling what a PAX event, as the reader may see it, was."""
     _ = translator(language)
@@ -252,7 +260,7 @@ def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[
 
     player = seat_name(seat_names, d.get("seat"), language) if d.get("seat") is not None else ""
     if etype == "GameSetUp":
-        return say(etype, player=seat_name(seat_names, d.get("start_seat"), language), aurei=d.get("start_aurei", "?"))
+        return say(etype, player=seat_name(seat_names, d.get("start_seat"), language), aurei=aurei_words(d.get("start_aurei"), language))
     if etype == "RomeDealt":
         hidden = d.get("hidden_count", len(d.get("hidden") or []))
         return say(etype, open=len(d.get("open") or []), hidden=hidden)
@@ -268,7 +276,7 @@ def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[
         return say(etype, round=d.get("round", "?"), player=seat_name(seat_names, d.get("start_seat"), language))
     if etype in ("DeckExhaustedAureiTaken", "IncomeTaken"):
         if d.get("aurei") is not None:
-            return say(etype + ".aurei", player=player, aurei=d["aurei"])
+            return say(etype + ".aurei", player=player, aurei=aurei_words(d["aurei"], language))
         return say(etype, player=player)
     if etype == "CardAssigned":
         to = d.get("to") if d.get("to") in ("hand", "legion", "deck") else "deck"
@@ -279,14 +287,14 @@ def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[
     if etype == "LegionBought":
         cards = _cards_words(d.get("cards"), language)
         if d.get("price") is not None:
-            return say("LegionBought.price", player=player, legion=d.get("legion", "?"), price=d["price"], cards=cards)
+            return say("LegionBought.price", player=player, legion=d.get("legion", "?"), price=aurei_words(d["price"], language), cards=cards)
         return say(etype, player=player, legion=d.get("legion", "?"), cards=cards)
     if etype == "CardLaid":
         card = _card_words(d.get("card"), language) or "?"
         if d.get("during") == "interrupt":
             return say("CardLaid.interrupt", player=player, card=card)
         if d.get("cost") is not None:
-            return say("CardLaid.cost", player=player, card=card, cost=d["cost"])
+            return say("CardLaid.cost", player=player, card=card, cost=aurei_words(d["cost"], language))
         return say(etype, player=player, card=card)
     if etype == "PrimusConspiratusMoved":
         if d.get("to") is None:

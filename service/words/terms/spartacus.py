@@ -23,6 +23,8 @@ PROMPTS: dict[str, str] = {
     "accounts": N_("Balance the accounts: you owe %(bill)s gold. Release gladiators for gold you cannot pay."),
     "intrigue_turn": N_("Your intrigue turn: play a scheme, use an ability, sell a card or end your turn."),
     "support": N_("%(asker)s asks for your support for a scheme. Your answer is binding."),
+    "support.claim": N_("%(asker)s asks for your support for a scheme they say is %(claim)s. Your answer is "
+                        "binding."),
     "request_support": N_("Ask other domini to support a scheme with their influence: name the card (only you see "
                           "it), its target and whom you ask."),
     "supported": N_("Everyone you asked has answered: play the scheme with the support promised, or keep the "
@@ -37,7 +39,10 @@ PROMPTS: dict[str, str] = {
     "choose_replace_fighter": N_("Choose the fighter you send to the arena instead."),
     "react_scheme": N_("A scheme has been played: react, or pass."),
     "react_scheme.aimed": N_("%(by)s plays a scheme on %(target)s: react, or pass."),
+    "react_scheme.by": N_("%(by)s plays a scheme: react, or pass."),
     "react_reaction": N_("A reaction has been played: react, or pass."),
+    "react_reaction.by": N_("%(by)s plays a reaction: react, or pass."),
+    "react_reaction.guard": N_("%(by)s uses a guard against the scheme: react, or pass."),
     "react_gold_emptied": N_("A dominus has no gold left: react, or pass."),
     "react_scheme_succeeded": N_("A scheme has succeeded: react, or pass."),
     "react_bets_placed": N_("The bets are placed: react, or pass."),
@@ -347,6 +352,19 @@ def house_names(house: Any, language: str) -> tuple[str, str]:
     return names.get(language) or names["en"]
 
 
+def house_choice_label(house: Any, language: str) -> str:
+    """A house as a player chooses it: its name and what its abilities do ("House of
+    Batiatus: Training ground -- (Intrigue) Exhaust 2 ready gladiators: gain 2 gold. ...")."""
+    from engine.spartacus.game.cards import load_set
+
+    name = house_names(house, language)[0]
+    found = next((h for h in load_set("default").houses if h.id == str(house)), None)
+    if found is None:
+        return name
+    abilities = [f"{_name(a.id, language, {})} — {card_text(a.id, language) or a.text}" for a in found.abilities]
+    return f"{name}: {' '.join(abilities)}" if abilities else name
+
+
 def _name(card: Any, language: str, card_names: Mapping[str, str]) -> str:
     return card_name(card, language) or card_names.get(str(card)) or english_name(card)
 
@@ -380,7 +398,7 @@ def command_label(language: str, command: Mapping[str, Any], card_names: Mapping
         return seat_name(seat_names or {}, seat, language)
 
     if ctype == "choose_house" and args.get("house"):
-        return house_names(args["house"], language)[0]
+        return house_choice_label(args["house"], language)
     if ctype == "choose_card":
         return _("Choose %(card)s", card=name) if card else _("Choose no more")
     if ctype == "play_scheme" and card:
@@ -405,7 +423,8 @@ def command_label(language: str, command: Mapping[str, Any], card_names: Mapping
             return _("Play %(card)s on %(seat)s", card=name, seat=who(target))
         return _("Play %(card)s", card=name)
     if ctype == "use_guard" and card:
-        return _("Use the guard %(card)s", card=name)
+        # the card is called "Guard": "Use the guard Guard" said it twice
+        return _("Use %(card)s against the scheme", card=name)
     if ctype == "reroll_guard" and card:
         return _("Reroll the guard's die with %(card)s", card=name)
     if ctype == "reroll_healing":

@@ -42,8 +42,9 @@ COMMANDS: dict[str, str] = {
 #: Commands worth a second look before they are sent: a lost die, a thrown net and an
 #: ended turn cannot be taken back, and a fight plan answers every later decision at once
 #: (a fight between two planned fighters resolves in one go).  Moves and attacks are
-#: chosen on the board, whose links already open a confirm page.
-CONFIRM = frozenset({"allocate_wounds", "use_net", "end_turn", "set_fight_plan"})
+#: chosen on the board, whose links open a confirm page (a GET never acts): chosen from
+#: the list beside it they are confirmed alike, so a click means the same everywhere.
+CONFIRM = frozenset({"allocate_wounds", "use_net", "end_turn", "set_fight_plan", "move", "attack"})
 
 POOLS = ("attack", "defence", "speed")
 POOL_NAMES = {"attack": N_("Attack"), "defence": N_("Defence"), "speed": N_("Speed")}
