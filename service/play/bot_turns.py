@@ -33,7 +33,7 @@ from service.plumbing.errors import LostRace, StaleVersion
 log = logging.getLogger(__name__)
 
 #: Searched answers per transaction.
-ANSWERS_PER_COMMIT = 2
+ANSWERS_PER_COMMIT = 8
 
 
 def due_game_ids(session_factory: sessionmaker, stale_seconds: Optional[float] = None) -> list[str]:

@@ -16,7 +16,7 @@ and stand-ins playing ``defaults``: well under a millisecond each, whatever the 
 holds); when a *searching* bot (``normal``, ``hard``) owes an answer, the request stops
 there (``search_answers=0``) and the worker plays on (:mod:`service.play.bot_turns`).
 The worker's answers are *paced*: each is given exactly :func:`answer_ms` after its
-search began (``think_ms`` at ``hard``, a quarter of it at ``normal``), however soon the
+search began (``think_ms`` at ``hard``, a tenth of it at ``normal``), however soon the
 search ended (a decision with one legal answer takes the same
 time as one with thirty), so when a bot answers says nothing of what it holds.
 """
@@ -66,9 +66,10 @@ def chance_command(request: ChanceRequest, draw: Optional[Callable[[ChanceReques
 
 def answer_ms(level: str, think_ms: int) -> float:
     """The time a bot at ``level`` takes per answer under the operator's ``think_ms``
-    (``CAPUA_BOT_THINK_MS``): all of it at ``hard``, a quarter at ``normal`` (a quarter of
-    the worlds: its search is done well within that), a bound never reached below."""
-    return think_ms / 4 if level == "normal" else think_ms
+    (``CAPUA_BOT_THINK_MS``): all of it at ``hard``, a tenth at ``normal`` (a quarter of
+    the worlds and shorter rollouts: its search is done within that on an idle core, see
+    ``bench/RESULTS.md``), a bound never reached below."""
+    return think_ms / 10 if level == "normal" else think_ms
 
 
 def bot_command(rules: Rules, state: Any, decision: Decision, *, level: str = bots.DEFAULT_LEVEL,

@@ -108,7 +108,7 @@ SETTINGS: tuple[Setting, ...] = (
             "Level of bot seats and of the stand-in for an absent player: random, easy, normal or hard "
             "(docs/bots.md)."),
     Setting("bot_think_ms", "CAPUA_BOT_THINK_MS", "1000",
-            "Time of one answer of a hard bot (a normal bot takes a quarter): the search answers with what it "
+            "Time of one answer of a hard bot (a normal bot takes a tenth): the search answers with what it "
             "has by then, in the worker, and the answer is given exactly then (docs/bots.md)."),
 )
 

@@ -55,7 +55,7 @@ def asked(monkeypatch):
     the decision's default, so these tests stay quick whatever the level."""
     calls: list[tuple[int, str]] = []
 
-    def record(rules, state, decision, *, level, think_ms, paced=False):
+    def record(rules, state, decision, *, level, think_ms, **_ignored):
         calls.append((decision.seat, level))
         return decision.default
 

@@ -188,19 +188,25 @@ def test_an_unknown_bot_level_on_the_form_is_refused(ann, web_sessions):
     assert _count_games(web_sessions) == 0
 
 
-def test_while_a_bot_thinks_in_the_worker_the_page_says_so_and_reloads_itself(ann, web_sessions, web_config,
+def test_while_a_bot_thinks_in_the_worker_the_page_says_so_and_reloads_itself(app, ann, web_sessions, web_config,
                                                                              monkeypatch):
     page = ann.get("/games/new?game=pax").get_data(as_text=True)
     form = form_values(page, "/games/new")
     form["seat.1.level"] = "normal"
     answer = ann.post("/games/new", data=form)
     assert answer.status_code == 303
-    thinking = ann.get(answer.headers["Location"]).get_data(as_text=True)
+    # Ann has her start card to choose meanwhile: her page never reloads under her hands
+    mine = ann.get(answer.headers["Location"]).get_data(as_text=True)
+    assert 'http-equiv="refresh"' not in mine and 'id="bots-thinking"' not in mine
+    # a spectator, who has nothing to answer, is told and the page reloads itself
+    bob = app.test_client()
+    sign_in_with(app, bob, "bob@example.org")
+    thinking = bob.get(answer.headers["Location"]).get_data(as_text=True)
     assert '<meta http-equiv="refresh" content="3">' in thinking and 'id="bots-thinking"' in thinking
     from service.play import bot_turns, bots
 
     game_id = answer.headers["Location"].rsplit("/", 1)[1]
     monkeypatch.setattr(bots, "_sleep", lambda seconds: None)  # the pacing is tests/service/test_bot_turns.py's
     bot_turns.play(web_sessions, web_config, game_id)
-    answered = ann.get(answer.headers["Location"]).get_data(as_text=True)
+    answered = bob.get(answer.headers["Location"]).get_data(as_text=True)
     assert 'http-equiv="refresh"' not in answered and 'id="bots-thinking"' not in answered
