@@ -4,8 +4,8 @@ Null in both is the operator's ``CAPUA_BOT_LEVEL``, which is what every existing
 ``games.bots_due_at``: when a searching bot was last found owing an answer (the worker
 gives it).  ``table_messages.sender_user_id`` may be null: a bot's answer to a message.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-11-26
 """
 
@@ -14,8 +14,8 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007"
-down_revision: Union[str, Sequence[str], None] = "0006"
+revision: str = "0006"
+down_revision: Union[str, Sequence[str], None] = "0005"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
