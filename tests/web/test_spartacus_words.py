@@ -79,3 +79,17 @@ def test_a_russian_spartacus_page_reads_right(app, client, web_sessions, web_con
     assert not re.search(r"\bдо (понедельник|вторник|среда|четверг|пятница|суббота|воскресенье)\b", text), text
     assert not re.search(r"\b1 (Влияния|Золота)\b", text)
     assert "…" not in text
+
+
+def test_no_russian_message_puts_a_number_before_a_noun_it_cannot_agree_with():
+    """A placeholder number straight before "Золота" or "Влияния" reads "1 Золота" for one:
+    Russian messages either count with plural forms or name the amount after a colon."""
+    from babel.messages.pofile import read_po
+
+    from service.words.i18n import TRANSLATIONS_DIR
+
+    with open(TRANSLATIONS_DIR / "ru" / "LC_MESSAGES" / "messages.po", "rb") as f:
+        catalogue = read_po(f, locale="ru")
+    wrong = [m.string for m in catalogue if isinstance(m.string, str)
+             and re.search(r"%\(\w+\)s (Золота|Влияния)\b", m.string)]
+    assert wrong == []
