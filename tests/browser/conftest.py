@@ -69,7 +69,8 @@ def new_page(browser, live_server):
     def open_page(storage_state=None, locale: str = "en-US", timezone_id: Optional[str] = None):
         context = browser.new_context(locale=locale, viewport=PHONE, storage_state=storage_state,
                                       timezone_id=timezone_id)
-        context.set_default_timeout(10_000)
+        # an upper bound, never a wait: a loaded machine may take seconds to answer a command
+        context.set_default_timeout(30_000)
         contexts.append(context)
         tab = context.new_page()
         tab.on("response", lambda r: broken.append(f"{r.status} {r.request.method} {r.url}")

@@ -88,7 +88,7 @@ class Inspector:
                 page.set_viewport_size(size)
                 page.evaluate(_PAINTED)
                 # a long page (the full rules) takes a while to stitch on a busy machine
-                page.screenshot(path=str(self.directory / f"{stem}-{label}.png"), full_page=True, timeout=60_000)
+                page.screenshot(path=str(self.directory / f"{stem}-{label}.png"), full_page=True, timeout=120_000)
                 violations = self._axe_violations(page)
                 report["violations"][label] = violations
                 for v in violations:

@@ -123,7 +123,13 @@ def answer_a_decision(page, choose: Chooser) -> str:
         labels = [_label_of(c) for c in candidates]
         chosen = candidates[choose(labels)]
         on_board = chosen.evaluate("e => e.tagName.toLowerCase() !== 'button'")
-        submit(page, chosen)
+        if on_board:
+            # a hex's centre may lie under a neighbouring token's attack label; a person
+            # clicks the hex where it shows, which follows the same link
+            with page.expect_navigation(wait_until="load"):
+                chosen.dispatch_event("click")
+        else:
+            submit(page, chosen)
         if on_board and not page.locator(MOVED_FIRST).count():
             # the confirm page of a choice made on the board: one button POSTs it
             submit(page, page.locator(f"{DECISION} form [type=submit]").first)

@@ -79,7 +79,7 @@ def test_a_die_is_placed_by_clicking_a_track_section_and_the_game_is_played_to_t
             stages.add(phase)
             inspector.look(page, f"rom board: {phase}")
 
-    answers = play(page, seed=11, timeout=150.0, on_page=look_at_phases)
+    answers = play(page, seed=11, timeout=300.0, on_page=look_at_phases)
     assert game_has_ended(page) and not open_decision_prompts(page)
     assert answers >= 10, f"a Rom game takes more than {answers} answers"
     assert page.locator(BOARD_CHOICE).count() == 0, "a finished game offers nothing to click"

@@ -39,7 +39,7 @@ def test_a_one_round_spartacus_game_against_two_bots_is_played_to_the_end(page, 
                 stages.append(kind)
                 inspector.look(page, f"spartacus: {prompt[:40]}")
 
-    answers = play(page, seed=3, timeout=240.0, max_answers=800, on_page=look_at_stages)
+    answers = play(page, seed=3, timeout=480.0, max_answers=800, on_page=look_at_stages)
     assert game_has_ended(page) and not open_decision_prompts(page)
     assert answers >= 5, f"a round of Spartacus takes more than {answers} answers"
     # (my gladiator fights in the arena only when the host picks it: no stage is certain
