@@ -8,7 +8,7 @@ card's gold cost is made in full, every blocking decision's default is legal).  
 check stops the run with the seed that failed.  The figures replace the section
 "Committed gold" of ``bench/RESULTS.md``.
 
-    .venv/bin/python -m bench.committed_gold                  # 2,000 whole games (~16 CPU-minutes)
+    .venv/bin/python -m bench.committed_gold                  # 2,000 whole games (~14 CPU-minutes)
     .venv/bin/python -m bench.committed_gold --games 50 --no-write
 """
 

@@ -20,14 +20,14 @@ moment.  After every step it checks that
 
 What it costs, measured on the project's 2-core machine (Python 3.11, one core; see
 bench/RESULTS.md "Committed gold"): 0.16 to 0.25 ms a step, checks included, the more the
-busier the machine.  A whole game takes about 2,200 steps (0.5 s; 8 to 27 rounds), so
-2,000 whole games take about 16 minutes of one core -- far beyond the minute this test may
-cost in the suite.  Every moment gold is committed (secret bids, ties and their stakes, the
+busier the machine.  A whole game takes about 2,150 steps (0.4 s; 8 to 27 rounds): 2,000
+whole games took 845 CPU-s (4.3 million steps, no failure) -- far beyond the minute this
+test may cost in the suite.  Every moment gold is committed (secret bids, ties and their stakes, the
 host auction, bets, the upkeep choice) comes up in the first round, and so do card costs,
 so the suite plays
 
 - :data:`GAMES` (2,000) games cut after round :data:`ROUNDS` (1): about 137 steps each,
-  45 to 55 CPU-s, and
+  45 to 60 CPU-s (the file took 62 CPU-s under a load average of 14), and
 - :data:`WHOLE_GAMES` (6) games to their end (a winner at 12 influence or the
   tournament), some 3 CPU-s: what only later rounds bring (a tournament, champions,
   deeper decks and discard piles) is checked too.
