@@ -99,10 +99,11 @@ class CreateGameSchema(Schema):
                           metadata={"description": "Addresses invited to the human seats, in seat order."})
     bot_seats = fields.List(_strict_int(lo=0, hi=MAX_SEATS - 1), load_default=list,
                             validate=validate.Length(max=MAX_SEATS))
-    bot_levels = fields.Dict(keys=fields.String(validate=validate.Length(max=3)),
+    bot_levels = fields.Dict(keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$")),
                              values=fields.String(validate=validate.OneOf(bots.LEVELS)),
                              load_default=dict, validate=validate.Length(max=MAX_SEATS),
-                             metadata={"description": "How well each bot seat plays, by seat number: "
+                             metadata={"propertyNames": {"type": "string", "pattern": "^[0-9]{1,2}$"},
+                                       "description": "How well each bot seat plays, by seat number: "
                                                       "`{\"1\": \"hard\"}`; `random`, `easy`, `normal` or `hard` "
                                                       "(a bot seat not named: the server's `CAPUA_BOT_LEVEL`)."})
     my_seat = _strict_int(lo=0, hi=MAX_SEATS - 1, load_default=0, allow_none=True,

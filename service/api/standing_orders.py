@@ -74,6 +74,8 @@ def _rule_schemas() -> dict[str, dict]:
         "condition": condition,
         "answer": {"oneOf": [answer, {"type": "array", "items": answer, "minItems": 1,
                                       "maxItems": service.MAX_ANSWERS}]},
+        "during": {"type": "object", "additionalProperties": False, "required": ["round", "phase"],
+                   "properties": {"round": {"type": "integer", "minimum": 0, "maximum": 10_000}, "phase": name}},
     }
 
 
@@ -101,7 +103,8 @@ class StandingOrderInSchema(Schema):
     answer = fields.Raw(required=True, metadata={**_RULE["answer"], "description": _RULE_DOC["answer"]})
     reads_hand = fields.Boolean(truthy={True}, falsy={False}, load_default=False,
                                 metadata={"description": _RULE_DOC["reads_hand"]})
-    during = fields.Dict(load_default=None, allow_none=True, metadata={"description": _RULE_DOC["during"]})
+    during = fields.Dict(load_default=None, allow_none=True,
+                         metadata={**_RULE["during"], "description": _RULE_DOC["during"]})
 
 
 class StandingOrderPatchSchema(Schema):
@@ -113,7 +116,7 @@ class StandingOrderPatchSchema(Schema):
     unless = _conditions(_RULE_DOC["unless"])
     answer = fields.Raw(metadata={**_RULE["answer"], "description": _RULE_DOC["answer"]})
     reads_hand = fields.Boolean(truthy={True}, falsy={False}, metadata={"description": _RULE_DOC["reads_hand"]})
-    during = fields.Dict(allow_none=True, metadata={"description": _RULE_DOC["during"]})
+    during = fields.Dict(allow_none=True, metadata={**_RULE["during"], "description": _RULE_DOC["during"]})
 
 
 class StandingOrderSchema(Schema):

@@ -235,7 +235,8 @@ def test_two_players_play_a_schema_game_to_the_end(app, count_game, web_sessions
     final = ann.get(f"/games/{count_game}").data.decode()
     with web_sessions() as s:
         winner = store.load_state(s, s.get(Game, count_game)).winner
-    assert "The game has ended" in final and re.search(rf"Won by [^<]+ \(seat {seat_letter(winner)}\)\.|Won by Bot {seat_letter(winner)}\.", final)
+    assert "The game has ended" in final and re.search(
+        rf"Won by [^<]+ \(seat {seat_letter(winner)}\)\.|Won by (Bot|Seat) {seat_letter(winner)}\.", final)
     assert 'name="decision_id"' not in final
 
 

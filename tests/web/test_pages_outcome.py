@@ -109,6 +109,9 @@ def test_the_panel_tells_the_end_to_a_player_and_a_spectator(app, web_sessions, 
                                                              game_type, language):
     game_id = finished_game(web_sessions, web_config, game_type, seed=len(game_type))
     outcome, names = stored_outcome(web_sessions, game_id)
+    # a player without a display name is named on the page by the seat's letter, in words
+    seat_words = {"en": "Seat", "de": "Platz", "ru": "Место"}[language]
+    names = {seat: re.sub(r"^Player ([A-Z])$", rf"{seat_words} \1", name) for seat, name in names.items()}
     for address in (ANN, EVE):
         page = signed_in(app, web_sessions, address, language).get(f"/games/{game_id}").data.decode()
         panel = panel_of(page)
