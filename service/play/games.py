@@ -516,10 +516,6 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
             if row is None or not row.is_bot:
                 wanted[(d.id, d.seat)] = d
     table = OpenDecision.__table__
-    # the two statements below bypass the unit of work: rows of this game the session
-    # already holds are expired (no SQL), so whoever reads them next reads what was written
-    for held in [o for o in session.identity_map.values() if isinstance(o, OpenDecision) and o.game_id == game.id]:
-        session.expire(held)
     gone = table.delete().where(table.c.game_id == game.id)
     if wanted:
         gone = gone.where(not_(or_(*(and_(table.c.decision_id == decision_id, table.c.seat == seat)

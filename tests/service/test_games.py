@@ -31,7 +31,10 @@ def new_game(session, config, creator, **kw) -> Game:
 
 
 def open_rows(session, game) -> dict[tuple[str, int], OpenDecision]:
-    rows = session.scalars(select(OpenDecision).where(OpenDecision.game_id == game.id)).all()
+    """The game's ``open_decisions`` rows as stored (a command writes them with one upsert,
+    past the session's unit of work, so rows read before are read again)."""
+    rows = session.scalars(select(OpenDecision).where(OpenDecision.game_id == game.id)
+                           .execution_options(populate_existing=True)).all()
     return {(r.decision_id, r.seat): r for r in rows}
 
 
