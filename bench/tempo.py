@@ -233,6 +233,9 @@ class Table:
 
     def clock(self, decision: Any) -> float:
         if self.policy not in ("before", "slow_windows") and decision.mode == "interrupt":
+            # the window's target answers on the decision clock (service.plumbing.clock.clock_mode)
+            if (getattr(decision, "prompt_args", None) or {}).get("target") == decision.seat:
+                return DECISION_CLOCK_HOURS
             return DECISION_CLOCK_HOURS * WINDOW_CLOCK_SHARE
         return DECISION_CLOCK_HOURS
 
@@ -674,8 +677,10 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--presets", action="store_true",
                         help="the one-click presets section (default only spartacus:4): before, after, "
                              "windows on the decision clock, players giving presets")
+    parser.add_argument("--runs", default="", help="comma-separated runs to play (default: all of the section)")
     args = parser.parse_args(argv)
     only = args.only or ("spartacus:4" if args.presets else "")
+    chosen = [r for r in (PRESET_RUNS if args.presets else RUNS) if not args.runs or r in args.runs.split(",")]
     configs = [list(c) for c in CONFIGS if not only or f"{c[0]}:{c[1]}" in only.split(",")]
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -686,7 +691,7 @@ def main(argv: Optional[list[str]] = None) -> None:
             trees = {"before": before, "this": ROOT}
             runs = {run: _spawn(RUN_POLICY[run][1], trees[RUN_POLICY[run][0]], args.games, configs, orders,
                                 tmp / f"{run}.json")
-                    for run in (PRESET_RUNS if args.presets else RUNS)}
+                    for run in chosen}
             for policy, proc in runs.items():
                 if proc.wait() != 0:
                     for other in runs.values():

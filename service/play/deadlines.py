@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from engine.core.game import Rules
 from engine.core.types import Event
 from service.identity import settings
-from service.play import absence, fanout, games, meta_events
+from service.play import absence, fanout, games, meta_events, store
 from service.play.game_clock import MAX_CLOCK_HOURS, arm_reminder, is_paused, policy_for
 from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
@@ -282,6 +282,7 @@ def extend(session: Session, config: Config, game_id: str, user: User, hours: An
 
 def _rearm(session: Session, game: Game, now: dt.datetime, new_deadline, only=None) -> list[tuple[int, dt.datetime]]:
     policy = policy_for(session, game)
+    targets = _window_targets(session, game)
     out = []
     for d in _rows(session, game.id):
         if only is not None and d.id not in only:
@@ -293,10 +294,21 @@ def _rearm(session: Session, game: Game, now: dt.datetime, new_deadline, only=No
         d.claimed_at = d.claim_token = None
         user = session.get(User, d.user_id) if d.user_id else None
         lead = settings.preferences(session, user, game.id).reminder_lead_hours if user else None
-        arm_reminder(d, policy, lead, now)
+        arm_reminder(d, policy, lead, now, clock.TARGET_CLOCK_MODE if (d.decision_id, d.seat) in targets else None)
         out.append((d.id, deadline))
     session.flush()
     return out
+
+
+def _window_targets(session: Session, game: Game) -> set[tuple[str, int]]:
+    """The open window answers owed by the window's target (they run on the decision clock,
+    :func:`service.plumbing.clock.clock_mode`), by ``(decision id, seat)``."""
+    rules = store.rules_of(game)
+    state = store.load_state(session, game, rules=rules)
+    if rules.outcome(state) is not None:
+        return set()
+    return {(d.id, d.seat) for d in rules.pending(state).decisions
+            if clock.clock_mode(d.mode, d.seat, d.prompt_args) != d.mode}
 
 
 def clock_view(session: Session, game_id: str) -> dict:

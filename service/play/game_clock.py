@@ -101,9 +101,12 @@ def is_paused(session: Session, game_id: str) -> bool:
 # --------------------------------------------------------------------------- reminders armed on opening
 
 
-def arm_reminder(row: OpenDecision, policy: ClockPolicy, preferred_hours: Optional[int], now: dt.datetime) -> None:
-    """Set when to remind the row's player of its deadline (or not at all)."""
-    row.remind_at = reminder_at(policy, row.mode, row.deadline_at, preferred_hours, now)
+def arm_reminder(row: OpenDecision, policy: ClockPolicy, preferred_hours: Optional[int], now: dt.datetime,
+                 mode: Optional[str] = None) -> None:
+    """Set when to remind the row's player of its deadline (or not at all); ``mode``: the
+    mode whose clock the row runs on (:func:`service.plumbing.clock.clock_mode`), the row's
+    own by default."""
+    row.remind_at = reminder_at(policy, mode or row.mode, row.deadline_at, preferred_hours, now)
 
 
 def reminder_at(policy: ClockPolicy, mode: str, deadline: Optional[dt.datetime], preferred_hours: Optional[int],

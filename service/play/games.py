@@ -39,7 +39,7 @@ from engine.core.types import Command, Decision, Event
 from service.identity import settings
 from service.play import absence, at_hand, fanout, game_clock, meta_events, standing_orders, store
 from service.play.bots import autoplay, owed_by_bots
-from service.plumbing import dispatch
+from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.rows import get_rows
@@ -530,12 +530,13 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
     values = []
     for (decision_id, seat), d in wanted.items():
         user_id = holders[seat]
-        deadline = None if d.mode == "free" else game_clock.deadline_of(policy, d.mode, now)
+        mode = clock.clock_mode(d.mode, seat, d.prompt_args)  # a window's target: the decision clock
+        deadline = None if d.mode == "free" else game_clock.deadline_of(policy, mode, now)
         lead = prefs[user_id].reminder_lead_hours if user_id in prefs else None
         values.append({"game_id": game.id, "decision_id": decision_id, "seat": seat, "user_id": user_id,
                        "mode": d.mode, "version": game.version, "opened_version": game.version, "opened_at": now,
                        "deadline_at": deadline,
-                       "remind_at": game_clock.reminder_at(policy, d.mode, deadline, lead, now)})
+                       "remind_at": game_clock.reminder_at(policy, mode, deadline, lead, now)})
     dialect = session.get_bind(OpenDecision.__mapper__).dialect.name
     upsert = (pg_insert if dialect == "postgresql" else sqlite_insert)(table).values(values)
     upsert = upsert.on_conflict_do_update(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Any, Mapping, Optional
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 UTC = dt.timezone.utc
@@ -33,6 +33,24 @@ REMINDER_MAX = dt.timedelta(hours=24)
 WINDOW_SHARE = 1 / 6
 #: The decision mode that runs on the window clock.
 WINDOW_MODE = "interrupt"
+#: The mode whose clock a window's target answers on: the decision clock.
+TARGET_CLOCK_MODE = "turn"
+
+
+def clock_mode(mode: str, seat: int, prompt_args: Optional[Mapping[str, Any]]) -> str:
+    """The mode whose clock a decision of ``mode`` addressed to ``seat`` runs on.
+
+    A window answer runs on the window clock, except the one the window's target owes:
+    the target is public (a scheme names it aloud, the decision's ``target``), and its
+    answer (a guard, a foil) is the one the window is about, so it gets the decision
+    clock.  On the window clock a window opened in the evening ran out at night and the
+    target lost the foil it would have played (``bench/RESULTS.md``, *Tempo*).  Whether
+    a seat is the target never depends on what it holds, so the longer clock says nothing
+    about its hand.
+    """
+    if mode == WINDOW_MODE and prompt_args and prompt_args.get("target") == seat:
+        return TARGET_CLOCK_MODE
+    return mode
 
 
 def default_window_hours(hours: int) -> int:

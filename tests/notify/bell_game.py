@@ -8,6 +8,9 @@ game ends after ``rings`` rings.
 With the option ``hands``, a chance step first deals each seat 0 or 1 objection tokens,
 seen by that seat only: a seat may object only while it holds one (objecting spends it).
 Who is asked, and when, never depends on the tokens.
+
+With the option ``aim``, every ring is aimed at that seat: the window names it as its public
+``target`` (as a Spartacus scheme names the house it is played at).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ class BellState:
     objections: int = 0
     tokens: Optional[tuple[int, ...]] = None  # None: no hands (or not dealt yet)
     dealt: bool = True
+    aim: Optional[int] = None  # the seat every ring is aimed at (public)
 
 
 class BellRules:
@@ -39,14 +43,16 @@ class BellRules:
 
     def options_schema(self) -> Mapping[str, Any]:
         return {"type": "object", "properties": {"rings": {"type": "integer", "minimum": 1, "maximum": 100},
-                                                 "hands": {"type": "boolean"}},
+                                                 "hands": {"type": "boolean"},
+                                                 "aim": {"type": "integer", "minimum": 1, "maximum": 2}},
                 "additionalProperties": False}
 
     def seat_counts(self, options: Mapping[str, Any]) -> tuple[int, ...]:
         return (2, 3)
 
     def initial_state(self, seats: int, options: Mapping[str, Any]) -> BellState:
-        return BellState(seats=seats, rings=options.get("rings", 3), dealt=not options.get("hands", False))
+        return BellState(seats=seats, rings=options.get("rings", 3), dealt=not options.get("hands", False),
+                         aim=options.get("aim"))
 
     def pending(self, state: BellState) -> Pending:
         if state.rung >= state.rings and not state.window:
@@ -61,7 +67,8 @@ class BellRules:
             return Pending(decisions=(Decision(
                 id=f"window:{state.rung}:{state.objections}:{len(state.window)}", seat=seat, mode="interrupt",
                 prompt="The bell rang: object or pass.", default=passing,
-                options=(passing, Command(seat, "object", {})) if may_object else (passing,), private=True),))
+                options=(passing, Command(seat, "object", {})) if may_object else (passing,), private=True,
+                prompt_args={"target": state.aim} if state.aim is not None else {}),))
         rings = tuple(Command(0, "ring", {"loud": loud}) for loud in (False, True))
         return Pending(decisions=(Decision(id=f"ring:{state.rung}", seat=0, mode="turn", prompt="Ring the bell",
                                            default=rings[0], options=rings),))

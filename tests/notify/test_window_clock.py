@@ -55,6 +55,33 @@ def test_the_window_clock_is_a_game_option(sessions, cfg):
     assert window.deadline_at - window.opened_at == dt.timedelta(hours=2)
 
 
+def test_the_windows_target_answers_on_the_decision_clock_the_others_on_the_window_clock(sessions, cfg):
+    """The target is public (a scheme names it aloud): its answer gets the full clock, and
+    its reminder the decision clock's lead, also when a pause re-arms it."""
+    game_id, users = new_game(sessions, cfg, game_type="bell", players=("ann", "bob", "cleo"), options={"rings": 2, "aim": 2},
+                              clock={"hours": 24, "vacation": False})
+    window = _ring(sessions, cfg, game_id)
+    assert window.seat == 1 and window.deadline_at - window.opened_at == dt.timedelta(hours=4)
+    assert window.deadline_at - window.remind_at == dt.timedelta(hours=1)
+    with sessions() as s:
+        bob = s.get(User, users["bob"])
+        games.submit_command(s, cfg, game_id, bob, command_type="pass", args={}, expected_version=None)
+        s.commit()
+    (target,) = _open(sessions, game_id)
+    assert target.seat == 2 and target.mode == "interrupt"
+    assert target.deadline_at - target.opened_at == dt.timedelta(hours=24)
+    assert target.deadline_at - target.remind_at == dt.timedelta(hours=6)
+    with sessions() as s:
+        ann = s.get(User, users["ann"])
+        deadlines.pause(s, cfg, game_id, ann)
+        s.commit()
+    with sessions() as s:
+        deadlines.resume(s, cfg, game_id, s.get(User, users["ann"]))
+        s.commit()
+    (rearmed,) = _open(sessions, game_id)
+    assert rearmed.deadline_at - rearmed.remind_at == dt.timedelta(hours=6)
+
+
 @pytest.mark.parametrize("window_hours", [0, 25, "4", 1.5])
 def test_a_window_clock_outside_the_decision_clock_is_refused(sessions, cfg, window_hours):
     with pytest.raises(InvalidInput) as err:
