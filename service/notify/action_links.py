@@ -179,6 +179,8 @@ def order_links(config: Config, *, game_id: str, seat: int, user_id: int, decisi
     out = []
     for key in offered.get("keys") or ():
         spec = {"like": offered.get("like"), "phase": offered.get("phase")}
+        if offered.get("lot_types"):
+            spec["lot_types"] = list(offered["lot_types"])
         out.append((key, url_for_link(config, ActionLink(
             kind="order", game_id=game_id, seat=seat, user_id=user_id, decision_id=decision["id"], answer=key,
             command=spec, jti=new_jti(), expires_at=expires))))
@@ -334,9 +336,11 @@ def perform(session: Session, config: Config, link: ActionLink,
         from service.words import i18n
 
         like, phase = link.command.get("like"), link.command.get("phase")
+        lot_types = link.command.get("lot_types")
         presets.give(session, config, user, game.id, link.answer, decision_id=link.decision_id,
                      like=like if isinstance(like, Mapping) else None,
                      phase=phase if isinstance(phase, Mapping) else None,
+                     lot_types=lot_types if isinstance(lot_types, list) else (),
                      language=i18n.language_or_default(user.language))
         return prepared
     command = prepared.command if link.kind == "act" else _answering(prepared.decision, chosen)

@@ -220,7 +220,8 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
                          if named.get(_command_key(command)) in ANSWER_LABELS
                          else telling.command_label(lang, command, cards, game.game_type, names), "url": url}
                         for command, url in links["buttons"]],
-            "orders": [{"label": _(presets.NAMES[key]), "url": url} for key, url in orders],
+            "orders": [{"label": presets.name_of(key, (decision.get("presets") or {}).get("lot_types") or (), lang),
+                        "url": url} for key, url in orders],
             "choose_url": links["choose_url"],
             "reminder": row.kind == "reminder",
         })

@@ -263,10 +263,12 @@ def _presets_offered(decision: Any, phase: Callable[[], Optional[dict]]) -> Opti
     the game's public round and phase (``phase()``)."""
     from service.play import presets
 
-    keys = [k for k in presets.presets_for(decision.mode, decision.prompt_key) if k in presets.WINDOW_PRESETS
-            and (k != "pass_this_phase" or phase() is not None)]
+    keys = [k for k in presets.presets_for(decision.mode, decision.prompt_key)
+            if k != "pass_this_phase" or phase() is not None]
     if not keys:
         return None
+    if presets.AUCTION_PRESETS[0] in keys:  # "bid 0 unless the lot is a gladiator, a slave or the host marker"
+        return {"keys": keys, "lot_types": list(presets.MAIL_LOT_TYPES)}
     return {"keys": keys, "like": presets.like_of(decision),
             "phase": phase() if "pass_this_phase" in keys else None}
 

@@ -41,6 +41,9 @@ LOT_TYPES = ("gladiator", "slave", "weapon", "armour", "special", "host")
 #: Presets offered for a window (an ``interrupt`` decision) and for an auction.
 WINDOW_PRESETS = ("windows_like_this", "pass_this_phase")
 AUCTION_PRESETS = ("bid_zero_unless",)
+#: The lot types a mail's one-click "bid 0 unless ..." excepts: what a house is built on (the
+#: page lets the player name any others).
+MAIL_LOT_TYPES = ("gladiator", "slave", "host")
 #: The names orders get, in the owner's language when stored (the page shows them as given).
 NAMES = {
     "windows_like_this": i18n.N_("Always pass in windows like this"),
@@ -60,6 +63,23 @@ EXPLAINED = {
     "windows_not_about_me": i18n.N_("In all your Spartacus games, every window that is not about you is answered "
                                     "with Pass at once."),
 }
+
+
+#: The lot types in a player's words (for an order's name).
+LOT_WORDS = {
+    "gladiator": i18n.N_("a gladiator"), "slave": i18n.N_("a slave"), "weapon": i18n.N_("a weapon"),
+    "armour": i18n.N_("armour"), "special": i18n.N_("a special card"), "host": i18n.N_("the host marker"),
+}
+
+
+def name_of(key: str, lot_types: Sequence[str], language: str) -> str:
+    """Preset ``key``'s name in ``language`` (``bid_zero_unless``: with the lot types named)."""
+    _ = i18n.translator(language)
+    if key != "bid_zero_unless":
+        return _(NAMES[key])
+    if not lot_types:
+        return _("Bid 0 at every auction")
+    return _(NAMES[key], types=", ".join(_(LOT_WORDS[t]) if t in LOT_WORDS else t for t in lot_types))
 
 
 def _refuse(message: str, field: str = "preset") -> InvalidInput:
@@ -149,11 +169,7 @@ def give(session: Session, config: Config, user: User, game_id: str, key: str, *
                        details={"phase": dict(phase)})
     phase = now_phase
     rule = rule_for(key, like, phase, lot_types)
-    _ = i18n.translator(language)
-    if key == "bid_zero_unless":
-        name = _(NAMES[key], types=", ".join(lot_types)) if lot_types else _("Bid 0 at every auction")
-    else:
-        name = _(NAMES[key])
+    name = name_of(key, lot_types, language)
     order = _tidy(session, user, game, standing_orders.check_rule(rule), phase)
     if order is None and key == "windows_not_about_me":
         order = standing_orders.create_order(session, user, rule=rule, name=name, game_type=game.game_type)

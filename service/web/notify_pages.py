@@ -162,7 +162,8 @@ def _order_words(link) -> dict:
     """What a standing-order link gives, in the visitor's words."""
     from service.play import presets
 
-    return {"name": i18n.gettext(_locale(), presets.NAMES[link.answer], types=""),
+    lot_types = link.command.get("lot_types") if isinstance(link.command, dict) else None
+    return {"name": presets.name_of(link.answer, lot_types if isinstance(lot_types, list) else (), _locale()),
             "explained": i18n.gettext(_locale(), presets.EXPLAINED[link.answer])}
 
 

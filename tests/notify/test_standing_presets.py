@@ -1,5 +1,5 @@
 """Standing orders with one click: a window's mail and the game page offer "always pass in
-windows like this" and "pass on everything this phase"; the mailed link shows a confirm page
+windows like this" and "pass on everything this phase", an auction's "bid 0 unless ..."; the mailed link shows a confirm page
 (GET never acts), the POST gives the order and answers the open window, and later windows
 it matches are answered at once, without a mail."""
 
@@ -202,3 +202,46 @@ def test_the_game_page_offers_bid_zero_unless_at_an_auction(app, sessions, cfg, 
         assert order.name.startswith("Bid 0 unless the lot is: ")
         still = [d for d in games.decisions_for(s, game_id, user) if d["id"] == bid["id"]]
     assert still == [], "the bidder does not want this lot: the order bid 0 on it at once"
+
+
+@pytest.mark.parametrize("language, label", [
+    ("en", "Bid 0 unless the lot is: a gladiator, a slave, the host marker"),
+    ("de", None), ("ru", None),
+])
+def test_an_auction_mail_offers_bid_zero_unless_in_one_click(app, sessions, cfg, smtp_sink, language, label):
+    """The auction's mail offers "bid 0 unless the lot is a gladiator, a slave or the host
+    marker" as a link; its confirm page names the order, the POST gives it and bids 0 on the
+    open lot at once when the lot is none of those."""
+    from service.play import presets
+    from tests.notify.test_fight_plan_mail import PLAYERS, play_until_asked
+
+    game_id, _users = new_game(sessions, cfg, players=PLAYERS, game_type="spartacus", options={})
+    with sessions() as s:
+        for user in s.scalars(select(User)):
+            user.language = language
+        s.commit()
+    bidder = play_until_asked(sessions, cfg, game_id, "bid")
+    pump(sessions, cfg)
+    expected = label or presets.name_of("bid_zero_unless", presets.MAIL_LOT_TYPES, language)
+    assert expected != presets.name_of("bid_zero_unless", presets.MAIL_LOT_TYPES, "en") or language == "en"
+    offered = {}
+    for message in smtp_sink.received():
+        if message["To"] == f"{bidder}@example.org":
+            offered.update(_order_links(message))
+    assert expected in offered, offered
+    browser = app.test_client()
+    url = path_of(offered[expected], cfg)
+    page = browser.get(url)
+    assert page.status_code == 200 and expected in page.data.decode()
+    with sessions() as s:
+        user = s.scalars(select(User).where(User.email == f"{bidder}@example.org")).one()
+        (bid,) = [d for d in games.decisions_for(s, game_id, user) if d["prompt_key"] == "bid"]
+    done = browser.post(url, data={"csrf_token": csrf_from(page.data.decode())})
+    assert done.status_code == 200, done.data.decode()[-600:]
+    with sessions() as s:
+        (order,) = s.scalars(select(StandingOrder)).all()
+        assert order.rule["unless"] == [{"path": "prompt_args.card_type", "in": ["gladiator", "slave", "host"]}]
+        assert order.name == expected and order.game_id == game_id
+        still = [d for d in games.decisions_for(s, game_id, user) if d["id"] == bid["id"]]
+    wanted = bid["prompt_args"]["card_type"] in presets.MAIL_LOT_TYPES
+    assert bool(still) == wanted, "a lot of a named type is left to the player; any other is bid 0 at once"
