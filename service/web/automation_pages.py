@@ -182,6 +182,9 @@ def order_action(order_id: int, action: str):
         if err.status == 404:
             raise
         return orders_page(error=err.message, status=err.status)
+    back = request.form.get("back", "")
+    if back and len(back) <= 32 and back.replace("-", "").replace("_", "").isalnum():  # a game page's own button
+        return redirect(url_for("pages.game_page", game_id=back) + "#my-orders", code=303)
     return redirect(url_for("automation.orders_page"), code=303)
 
 

@@ -471,9 +471,19 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
         recent=recent,
         talk=talk.latest_for(s, game_id, user),
         clock=_clock_panel(s, game_id, user),
+        my_orders=_orders_here(s, user, game_id, view.get("game_type") or game) if view.get("my_seat") is not None else [],
         time_zone=zone,
         bot_level_words=dict(setup_form.STAND_INS),
     ), status
+
+
+def _orders_here(s, user, game_id: str, game_type: Optional[str]) -> list:
+    """The viewer's standing orders that may answer in this game: its own, then those for
+    all their games of its type, then those for all their games (the order they are tried)."""
+    if user is None:
+        return []
+    return [o for o in standing_orders.list_orders(s, user)
+            if o.game_id == game_id or (o.game_id is None and o.game_type in (None, game_type))]
 
 
 #: How many moves "since your last visit" lists (the rest are in the history), and how

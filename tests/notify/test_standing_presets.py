@@ -245,3 +245,41 @@ def test_an_auction_mail_offers_bid_zero_unless_in_one_click(app, sessions, cfg,
         still = [d for d in games.decisions_for(s, game_id, user) if d["id"] == bid["id"]]
     wanted = bid["prompt_args"]["card_type"] in presets.MAIL_LOT_TYPES
     assert bool(still) == wanted, "a lot of a named type is left to the player; any other is bid 0 at once"
+
+
+def test_the_game_page_lists_the_orders_that_may_answer_there_and_withdraws_them(app, sessions, cfg, smtp_sink):
+    """A player who gave presets sees them on the game page (this game's, then those for all
+    their games), pauses or withdraws one there and comes back to the game; the other
+    player's page lists nothing of theirs."""
+    game_id, _users = new_game(sessions, cfg, game_type="bell", options={"rings": 3})
+    _ring(sessions, cfg, game_id)
+    browser = app.test_client()
+    sign_in(app, browser, smtp_sink, "bob@example.org")
+    page = browser.get(f"/games/{game_id}").data.decode()
+    assert "Your standing orders in this game" not in page
+    decision_id = re.search(r'name="decision_id" value="(window:[^"]+)"', page).group(1)
+    browser.post(f"/games/{game_id}/standing-order", data={"preset": "windows_like_this", "decision_id": decision_id,
+                                                           "csrf_token": csrf_from(page)})
+    page = browser.get(f"/games/{game_id}").data.decode()
+    listed = page[page.index('id="my-orders"'):]
+    listed = listed[:listed.index("</section>")]
+    assert "Always pass in windows like this" in listed and "this game" in listed
+    with sessions() as s:
+        (order,) = s.scalars(select(StandingOrder)).all()
+        order_id = order.id
+    paused = browser.post(f"/settings/standing-orders/{order_id}/pause", data={"back": game_id, "csrf_token": csrf_from(page)})
+    assert paused.status_code == 303 and paused.headers["Location"].endswith(f"/games/{game_id}#my-orders")
+    page = browser.get(f"/games/{game_id}").data.decode()
+    assert "paused" in page[page.index('id="my-orders"'):]
+    odd = browser.post(f"/settings/standing-orders/{order_id}/resume", data={"back": "https://evil.example/x",
+                                                                    "csrf_token": csrf_from(page)})
+    assert odd.status_code == 303 and odd.headers["Location"].endswith("/settings/standing-orders"), "only a game id leads back"
+    gone = browser.post(f"/settings/standing-orders/{order_id}/delete", data={"back": game_id, "csrf_token": csrf_from(page)})
+    assert gone.status_code == 303 and gone.headers["Location"].endswith(f"/games/{game_id}#my-orders")
+    with sessions() as s:
+        assert s.scalars(select(StandingOrder)).all() == []
+    assert 'id="my-orders"' not in browser.get(f"/games/{game_id}").data.decode()
+
+    ann = app.test_client()
+    sign_in(app, ann, smtp_sink, "ann@example.org")
+    assert 'id="my-orders"' not in ann.get(f"/games/{game_id}").data.decode()
