@@ -681,6 +681,9 @@ def main(argv: Optional[list[str]] = None) -> None:
     args = parser.parse_args(argv)
     only = args.only or ("spartacus:4" if args.presets else "")
     chosen = [r for r in (PRESET_RUNS if args.presets else RUNS) if not args.runs or r in args.runs.split(",")]
+    if not chosen or (not args.presets and len(chosen) < len(RUNS)):
+        parser.error("--runs chooses among the runs of --presets (" + ", ".join(PRESET_RUNS) + "); "
+                     "the Tempo section compares all of " + ", ".join(RUNS))
     configs = [list(c) for c in CONFIGS if not only or f"{c[0]}:{c[1]}" in only.split(",")]
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp_name:
