@@ -215,12 +215,15 @@ class Table:
         self.chance = random.Random(f"chance:{seed}")
         self.bot = _spartacus_bot(self.moves) if game == "spartacus" else None
         self.check_rule, self.answer_for = _standing_orders()
-        self.orders = [self.check_rule(rule) for rule in orders.get(game, [])]
+        # runs "bare": players who keep no standing order (not even the recommended one)
+        self.orders = [] if policy in BARE else [self.check_rule(rule) for rule in orders.get(game, [])]
         if policy == "guarded":
             guards = random.Random(f"guards:{seed}")
             for seat in range(seats):
                 if guards.random() < 0.5:
                     self.seat_orders[seat].append(self.check_rule(GUARD_WHEN_TARGETED))
+        if policy in TOGETHER:  # the house rule "all at once": a window asks its seats together
+            options = {**options, "reactions": "together"}
         self.state = self.rules.initial_state(seats, dict(options))
         self.now = self.START
         self.asked: dict[tuple[str, int], Asked] = {}
@@ -370,7 +373,7 @@ class Table:
             self.register()
             decision = mine[0]
             answer = self.answer(decision)
-            if self.policy in ("presets", "guarded"):
+            if self.policy in ("presets", "guarded", "together_presets"):
                 self.give_preset(seat, decision, answer)
             self.submit(answer, decision.default)
             self.settle()
@@ -521,11 +524,21 @@ RUNS = {"before": "before", "rules": "rules of after, clocks of before", "after"
 PRESET_RUNS = {"before": "before", "after": "after",
                "slow_windows": "after, but windows on the decision clock",
                "presets": "after, players giving one-click presets",
-               "guarded": "presets, and half the players guard when targeted"}
+               "guarded": "presets, and half the players guard when targeted",
+               "together": "after, windows asking everyone at once (option reactions: together)",
+               "together_presets": "together, players giving one-click presets",
+               "bare": "after, players keeping no standing order",
+               "together_bare": "together, players keeping no standing order"}
+#: The runs whose games are created with the option ``reactions: together``.
+TOGETHER = ("together", "together_presets", "together_bare")
+#: The runs whose players keep no standing order, not even the recommended one.
+BARE = ("bare", "together_bare")
 #: The engine (``before``: the commit before; ``this``: this tree) and the server policy of each run.
 RUN_POLICY = {"before": ("before", "before"), "rules": ("this", "before"), "after": ("this", "after"),
               "slow_windows": ("this", "slow_windows"), "presets": ("this", "presets"),
-              "guarded": ("this", "guarded")}
+              "guarded": ("this", "guarded"), "together": ("this", "together"),
+              "together_presets": ("this", "together_presets"), "bare": ("this", "bare"),
+              "together_bare": ("this", "together_bare")}
 
 #: The order ``docs/webhooks.md`` gives as an example of one that reads the hand, limited to
 #: windows about its player: use a guard when targeted, else pass.  It always answers, at once

@@ -50,6 +50,7 @@ OPTION_LABELS: dict[str, str] = {
     "two_player_variant": N_("Allow a game of two"),
     "max_rounds": N_("Last round (0: no limit)"),
     "influence_cap": N_("Influence cap (0: none)"),
+    "reactions": N_("Who answers a scheme first"),
     "fighter_i": N_("Fighter I"), "weapon_i": N_("Fighter I's weapon"), "armour_i": N_("Fighter I's armour"),
     "special_i": N_("Fighter I's special card"),
     "fighter_ii": N_("Fighter II"), "weapon_ii": N_("Fighter II's weapon"), "armour_ii": N_("Fighter II's armour"),
@@ -63,6 +64,11 @@ OPTION_HELP: dict[tuple[str, str], str] = {
                                     "as printed."),
     ("spartacus", "influence_cap"): N_("A house rule, not in the rulebook: no house's influence climbs above "
                                        "this. 0 leaves influence unbounded as printed."),
+    ("spartacus", "reactions"): N_("A house rule where the rulebook is silent. One at a time: the domini are asked "
+                                   "clockwise, each seeing who passed before him. All at once: everyone is asked "
+                                   "together, the answers stay sealed, and the first answer clockwise that is not a "
+                                   "pass takes effect, the others' cards staying in hand. All at once is much faster "
+                                   "by mail."),
     ("spartacus", "decapitation_odds"): N_("The German rulebook pays 2:1, the Russian one 3:1."),
     ("spartacus", "two_player_variant"): N_("Two domini, with the rulebook's changes for two players."),
     ("pax", "solo_level"): N_("For a game of one against Rome: you win with 3, 4, 5, 6 or 7 categories "
@@ -75,6 +81,7 @@ VALUE_LABELS: dict[str, str] = {
     "none": N_("none"), "default": N_("the standard set"),
     "quick": N_("quick (start with 7 influence)"), "standard": N_("standard (start with 4 influence)"),
     "long": N_("long (start with 1 influence)"),
+    "in_turn": N_("one at a time, clockwise"), "together": N_("all at once, sealed"),
 }
 
 

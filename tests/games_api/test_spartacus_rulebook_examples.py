@@ -35,14 +35,19 @@ def _base() -> GameState:
     return new_game(4)
 
 
-def _table(turn: int, **players: dict) -> GameState:
+@cache
+def _base_together() -> GameState:
+    return new_game(4, {"reactions": "together"})
+
+
+def _table(turn: int, base: Callable[[], GameState] = _base, **players: dict) -> GameState:
     """An intrigue turn of ``turn``; every field not given: one scheme in hand, no property,
     5 gold, influence 4."""
     for seat in range(4):
         fields = players.setdefault(f"p{seat}", {})
         for key, value in (("hand", (FILLER[seat],)), ("assets", ()), ("gold", 5), ("influence", 4)):
             fields.setdefault(key, value)
-    return hand_built(_base(), turn=turn, **players)
+    return hand_built(base(), turn=turn, **players)
 
 
 #: title -> the hand-built table the game with that title starts from
@@ -55,6 +60,9 @@ TABLES: dict[str, Callable[[], GameState]] = {
                                        p3=dict(influence=6, hand=("whispered_rumours#1", FILLER[3]))),
     "guard after a failed foil": lambda: _table(
         LIZ, p3=dict(influence=6, hand=("incite_rebellion#1", "jupiters_cock#1")),
+        p2=dict(hand=("whispered_rumours#1",)), p0=dict(hand=("guard#9",), assets=assets(("thraex#1", "gladiator")))),
+    "guard after a failed foil, all at once": lambda: _table(
+        LIZ, _base_together, p3=dict(influence=6, hand=("incite_rebellion#1", "jupiters_cock#1")),
         p2=dict(hand=("whispered_rumours#1",)), p0=dict(hand=("guard#9",), assets=assets(("thraex#1", "gladiator")))),
     "guard foiled": lambda: _table(SALLY, p1=dict(influence=7, hand=("incite_rebellion#1", "jupiters_cock#1")), p0=dict(
         hand=("guard#9",), assets=assets(("thraex#1", "gladiator"), ("guard#8", "guard")))),
@@ -95,6 +103,7 @@ def _market(**players: dict) -> GameState:
 
 #: title -> the dice the game's chance requests are answered with, in order
 DICE: dict[str, list[dict]] = {"two guards": [{"die": [2]}, {"die": [5]}], "guard after a failed foil": [{"die": [4]}],
+                              "guard after a failed foil, all at once": [{"die": [4]}],
                               "guard foiled": [{"die": [6]}]}
 
 
@@ -229,6 +238,40 @@ def test_a_target_uses_a_guard_after_a_failed_foil(players):
     assert [e["data"]["seat"] for e in events if e["type"] == "ReactionPassed"] == [JOHN]
     assert asked(game_id, players) == (PETE, ["pass_reaction", "use_guard"]), "asked again after his pass"
     events = act(game_id, players, PETE, "use_guard", card="guard#9")
+    assert "SchemeFoiled" in types(events) and "thraex#1" in cards_of(me(game_id, players, PETE))
+
+
+def test_a_target_uses_a_guard_after_a_failed_foil_with_everyone_asked_at_once(players):
+    """The same example under the house rule "all at once" (option ``reactions: together``):
+    Pete, Sally and John are asked together; what each answered stays sealed from the others
+    until the round is over; John's foil takes effect, Liz foils it, and everybody is asked
+    again -- Pete's guard still saves his gladiator."""
+    game_id = start(players, "guard after a failed foil, all at once")
+    act(game_id, players, LIZ, "play_scheme", card="incite_rebellion#1", target=PETE)
+    owed = {seat for seat, body in listings(game_id, players).items()
+            for d in body["decisions"] if d["mode"] == "interrupt"}
+    assert owed == {PETE, SALLY, JOHN}
+    act(game_id, players, JOHN, "play_reaction", card="whispered_rumours#1", target=-1)
+    for seat in (PETE, SALLY, LIZ):
+        seen = [e for e in events_after(players[seat], game_id, 0) if e["type"] == "ReactionAnswered"]
+        assert [e["data"] for e in seen] == [{"window": seen[0]["data"]["window"], "seat": JOHN}]
+        window = board(players, seat, game_id)["windows"][-1]
+        assert window["waiting_for"] == [PETE, SALLY] and "my_answer" not in window
+    assert board(players, JOHN, game_id)["windows"][-1]["my_answer"]["type"] == "play_reaction"
+    act(game_id, players, PETE)
+    events = act(game_id, players, SALLY)
+    assert [e["data"]["seat"] for e in events if e["type"] == "WindowRoundEnded"] == [JOHN]
+    assert events[-1]["type"] == "WindowOpened" and events[-1]["data"]["order"] == [LIZ]
+    events = act(game_id, players, LIZ, "play_reaction", card="jupiters_cock#1", target=-1)
+    assert "ReactionFoiled" in types(events)
+    # Liz's answer to her own window, then John's pass: his hand is empty now (its size is
+    # public), so his pass follows from public facts and the server gives it
+    assert [e["data"]["seat"] for e in events if e["type"] == "ReactionAnswered"] == [LIZ, JOHN]
+    owed = {seat for seat, body in listings(game_id, players).items()
+            for d in body["decisions"] if d["mode"] == "interrupt"}
+    assert owed == {PETE, SALLY}, "asked again after his pass"
+    act(game_id, players, PETE, "use_guard", card="guard#9")
+    events = act(game_id, players, SALLY)
     assert "SchemeFoiled" in types(events) and "thraex#1" in cards_of(me(game_id, players, PETE))
 
 

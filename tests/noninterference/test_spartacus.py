@@ -28,18 +28,19 @@ REVEALS = frozenset({
     "SchemePlayed", "ReactionPlayed", "GuardPlaced", "IntrigueCardSold", "IntrigueCardDiscarded",
     "HandLimitEnforced", "PhaseHandLimitEnforced", "PromptOpened", "PromptAnswered",
     "LotRevealed", "NetDeclared", "NetsRevealed", "RerollChosen", "RerollsRevealed",
+    "WindowRoundEnded",  # reactions together: the sealed round shows whose answer takes effect
 })
 
 TABLES = ((3, 8), (4, 6), (2, 1))  # bots ask no support (a free action): fifteen games for ~5,800 positions
 STRIDE = 6
 
 
-def trajectories(rules=RULES, tables=TABLES) -> Iterator[Trajectory]:
+def trajectories(rules=RULES, tables=TABLES, **extra) -> Iterator[Trajectory]:
     seed = 0
     for seats, games in tables:
         for _ in range(games):
             seed += 1
-            options = {"game_length": "quick", "two_player_variant": seats == 2}
+            options = {"game_length": "quick", "two_player_variant": seats == 2, **extra}
             yield play(rules, seats, options, seed)
 
 
@@ -107,6 +108,17 @@ def test_nothing_observable_depends_on_another_dominus_hidden_cards_or_answers()
     tally = check_forks(checker, trajectories(), forks)
     assert not tally.interference, "\n".join(map(str, tally.interference[:5]))
     assert tally.positions >= 5000, tally
+    assert {"redeal", "hand swap", "hand for deck", "secret answer"} <= set(tally.by_kind), tally.by_kind
+
+
+def test_windows_answered_together_show_nobody_another_dominus_hidden_cards_or_answers():
+    """The option ``reactions: together``: every addressed seat answers at once and the
+    answers stay sealed; what a seat answered, and what it holds, shows in nothing the others
+    observe until a card is played."""
+    checker = Checker(RULES, REVEALS)
+    tally = check_forks(checker, trajectories(tables=((3, 3), (4, 3)), reactions="together"), forks)
+    assert not tally.interference, "\n".join(map(str, tally.interference[:5]))
+    assert tally.positions >= 1500, tally
     assert {"redeal", "hand swap", "hand for deck", "secret answer"} <= set(tally.by_kind), tally.by_kind
 
 

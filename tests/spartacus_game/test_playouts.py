@@ -71,10 +71,11 @@ def _hand_leak(s, viewer) -> bool:
     return False
 
 
-@pytest.mark.parametrize("seats,seed", [(3, 11), (4, 5), (4, 8)])
-def test_random_playout_to_the_end(seats, seed):
+@pytest.mark.parametrize("seats,seed,reactions", [(3, 11, "in_turn"), (4, 5, "in_turn"), (4, 8, "in_turn"),
+                                                   (3, 12, "together"), (4, 6, "together")])
+def test_random_playout_to_the_end(seats, seed, reactions):
     rng = random.Random(seed)
-    s0 = RULES.initial_state(seats, {"max_rounds": 25})
+    s0 = RULES.initial_state(seats, {"max_rounds": 25, "reactions": reactions})
     s = s0
     log = []
     for _ in range(60_000):

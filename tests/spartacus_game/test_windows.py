@@ -123,16 +123,23 @@ def test_jupiters_cock_foils_the_foil_and_the_window_asks_everyone_again(base):
     assert s.player(JOHN).influence == 11 and [w.moment for w in s.windows] == ["scheme_succeeded"]
 
 
+def failed_foil_scheme(base):
+    """Liz plays Incite Rebellion on Pete (a gladiator, a guard in hand); John holds Whispered
+    Rumours, Liz Jupiter's Cock: the table of the rulebook's guard after a failed foil."""
+    s = table(base, LIZ, p3=dict(influence=6, hand=("incite_rebellion#1", "jupiters_cock#1")),
+              p2=dict(hand=("whispered_rumours#1",)),
+              p0=dict(hand=("guard#9",), assets=assets(("thraex#1", "gladiator"))))
+    s, ev = play(s, LIZ, "play_scheme", settle=False, card="incite_rebellion#1", target=PETE)
+    assert ev[-1].data["order"] == [PETE, SALLY, JOHN]
+    return s
+
+
 def test_a_target_uses_a_guard_after_a_failed_foil(base):
     """'Ein Spieler kann so viele Wachen einsetzen, wie er zur Verfügung hat oder alternativ
     eine andere Reaktionskarte aus seiner Hand einsetzen' (p. 8), and reactions are played
     'nicht nur während des eigenen Zuges' (p. 7): Pete passes, counting on John's foil; Liz
     foils the foil; Pete is asked again and his guard still saves his gladiator."""
-    s = table(base, LIZ, p3=dict(influence=6, hand=("incite_rebellion#1", "jupiters_cock#1")),
-              p2=dict(hand=("whispered_rumours#1",)),
-              p0=dict(hand=("guard#9",), assets=assets(("thraex#1", "gladiator"))))
-    s, ev = answer(s, LIZ, "play_scheme", card="incite_rebellion#1", target=PETE)
-    assert ev[-1].data["order"] == [PETE, SALLY, JOHN]
+    s = failed_foil_scheme(base)
     s, _ = answer(s, PETE)
     s, _ = answer(s, SALLY)
     s, _ = answer(s, JOHN, "play_reaction", card="whispered_rumours#1", target=-1)

@@ -107,6 +107,10 @@ def test_every_event_of_a_spartacus_game_is_told_in_every_language():
     for seed in (1, 2):
         seen |= _check("spartacus", 3, {"max_rounds": 2}, seed)
     assert {"GameEnded", "FightBegan", "AuctionWon", "SchemePlayed"} <= seen
+    seen = set()
+    for seed in (3, 4):  # the house rule "all at once": sealed answers to a window
+        seen |= _check("spartacus", 3, {"max_rounds": 2, "reactions": "together"}, seed)
+    assert {"ReactionAnswered", "WindowRoundEnded"} <= seen
 
 
 def test_every_event_of_an_arena_duel_is_told_in_every_language():

@@ -93,3 +93,21 @@ def test_no_russian_message_puts_a_number_before_a_noun_it_cannot_agree_with():
     wrong = [m.string for m in catalogue if isinstance(m.string, str)
              and re.search(r"%\(\w+\)s (Золота|Влияния)\b", m.string)]
     assert wrong == []
+
+
+@pytest.mark.parametrize("language, awaited", [("en", "Secret answers awaited from"),
+                                                ("de", None), ("ru", None)])
+def test_a_window_answered_all_at_once_names_whom_it_awaits(app, language, awaited):
+    """With the house rule "all at once" the board names every dominus still to answer a
+    window, never what those who answered chose."""
+    from service.web.boards.spartacus import _status
+    from service.words.i18n import translator
+
+    board = {"windows": [{"id": 9, "moment": "scheme", "asked": [0, 1], "together": True, "round": 0,
+                          "waiting_for": [0, 1], "answered": [],
+                          "subject": {"card": "robbery#1", "seat": 1, "target": 0, "kind": "scheme"}}]}
+    with app.test_request_context():
+        lines = _status(board, language, NAMES)
+    text = " ".join(lines)
+    expected = awaited or translator(language)("Secret answers awaited from %(seats)s", seats="")
+    assert expected.strip(" :") in text and "A (Ann (seat A)), B (Bob (seat B))" in text, text

@@ -76,6 +76,9 @@ def _reshuffle(state: GameState, seat: int, order: Order) -> GameState:
     out = _reshuffle_market(out, order)
     if state.sealed is not None:
         out = evolve(out, sealed=evolve(state.sealed, answers=tuple(a for a in state.sealed.answers if a[0] == seat)))
+    if any(w.answers for w in state.windows):  # reactions together: another seat's sealed answer
+        out = evolve(out, windows=tuple(evolve(w, answers=tuple(a for a in w.answers if a[0] == seat))
+                                        for w in state.windows))
     if state.turn is not None and state.turn.seat != seat:
         support = state.turn.support
         if support is not None:

@@ -470,6 +470,20 @@ def _passed(s: GameState, d: dict) -> GameState:
                                                          passes=w.passes + 1, rerollable=-1))
 
 
+@on("ReactionAnswered")
+def _reaction_answered(s: GameState, d: dict) -> GameState:
+    answer = d["answer"]
+    sealed = (d["seat"], answer["type"], freeze(answer.get("args", {})))
+    return _map_window(s, d["window"], lambda w: evolve(w, answers=w.answers + (sealed,)))
+
+
+@on("WindowRoundEnded")
+def _window_round_ended(s: GameState, d: dict) -> GameState:
+    return _map_window(s, d["window"], lambda w: evolve(
+        w, answers=(), round=w.round + 1, rerollable=-1,
+        index=w.order.index(d["seat"]) if d["seat"] in w.order else w.index))
+
+
 @on("WindowClosed")
 def _window_closed(s: GameState, d: dict) -> GameState:
     return _pop_window(s, d["window"])

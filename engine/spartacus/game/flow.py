@@ -166,8 +166,7 @@ def blocking_decisions(s: GameState) -> list[Decision]:
     if s.prompts:
         return [prompt_decision(s)]
     if innermost(s) == "window":
-        d = reactions.decision(s)
-        return [d] if d is not None else []
+        return reactions.decisions(s)
     stage = s.stage
     if stage.startswith("setup"):
         return setup.decisions(s)
@@ -307,10 +306,10 @@ HANDLERS: dict[str, Callable[[Tx, Command], None]] = {
     "use_house_ability": lambda tx, c: intrigue.use_house_ability(tx, c.seat, c.args["ability"], c.args["x"]),
     "use_card_ability": lambda tx, c: intrigue.use_card_ability(tx, c.seat, c.args["card"], c.args["ability"],
                                                                 c.args["target"]),
-    "pass_reaction": lambda tx, c: reactions.pass_reaction(tx, c.seat),
-    "play_reaction": lambda tx, c: reactions.play_reaction(tx, c.seat, c.args["card"], c.args["target"]),
-    "use_guard": lambda tx, c: reactions.use_guard(tx, c.seat, c.args["card"]),
-    "reroll_guard": lambda tx, c: reactions.reroll_guard(tx, c.seat, c.args["card"]),
+    "pass_reaction": reactions.answer,
+    "play_reaction": reactions.answer,
+    "use_guard": reactions.answer,
+    "reroll_guard": reactions.answer,
     "choose_card": _choose_card,
     "give_gold": _give_gold,
 }

@@ -16,6 +16,16 @@ a seat with nothing playable may only pass, and nobody else can tell.  An answer
 reaction, a guard, a guard's reroll) keeps the floor with the one who gave it -- a failed
 guard may be followed by another -- and asks everybody again: the window closes only when
 every addressed seat has passed in a row since the last answer.
+
+The rulebook does not say in which order the domini answer ("nicht nur während des
+eigenen Zuges", p. 7): at a table anyone may speak up.  The option ``reactions`` chooses
+Capua's reading.  ``in_turn`` (the default) is the one above.  ``together`` (a house rule
+for games by mail, where asking one dominus after another costs a deadline each) asks every
+addressed seat at once; each answer stays sealed until the last is in, then the first
+answer that is not a pass, clockwise from the one who has the floor, takes effect -- the
+others are dropped unseen and their cards stay in hand -- and, as above, an answer keeps
+the floor with its player and asks everybody again.  The window closes when a whole round
+passes.
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from typing import Optional
 
 from engine.core.types import Command, Decision
 from engine.spartacus.game import effects, windows
-from engine.spartacus.game.state import GameState, Play, Window
+from engine.spartacus.game.state import GameState, Play, Window, freeze, thaw
 from engine.spartacus.game.tx import Tx
 
 
@@ -90,6 +100,29 @@ def answers(state: GameState, w: Window, seat: int) -> list[Command]:
     return out
 
 
+def together(state: GameState) -> bool:
+    """Does the game ask a window's seats at once (option ``reactions: together``)?"""
+    return state.option("reactions", "in_turn") == "together"
+
+
+def decisions(state: GameState) -> list[Decision]:
+    """The open questions of the innermost window: its current responder's, or with
+    ``reactions: together`` those of every addressed seat that has not yet answered this
+    round (which seats have answered is public, what they answered is not)."""
+    if not together(state):
+        d = decision(state)
+        return [d] if d is not None else []
+    w = state.windows[-1]
+    answered = {a[0] for a in w.answers}
+    out = []
+    for position in range(len(w.order)):
+        seat = w.order[(w.index + position) % len(w.order)]
+        if seat not in answered:
+            out.append(_ask(state, w, seat, id=f"react:{w.id}:{seat}:r{w.round}", order=position,
+                            group=f"react:{w.id}:r{w.round}"))
+    return out
+
+
 def decision(state: GameState) -> Optional[Decision]:
     """The interrupt decision of the window's current responder.
 
@@ -100,16 +133,20 @@ def decision(state: GameState) -> Optional[Decision]:
     w = state.windows[-1]
     if w.passes >= len(w.order):
         return None
-    seat = w.order[w.index]
+    return _ask(state, w, w.order[w.index], id=f"react:{w.id}:{w.index}:{state.seq}", order=w.index)
+
+
+def _ask(state: GameState, w: Window, seat: int, *, id: str, order: int, group: Optional[str] = None) -> Decision:
     passing = Command(seat, "pass_reaction", {})
     return Decision(
-        id=f"react:{w.id}:{w.index}:{state.seq}",
+        id=id,
         seat=seat,
         mode="interrupt",
         prompt=_prompt(state, w),
         default=passing,
         options=tuple([passing] + answers(state, w, seat)),
-        order=w.index,
+        order=order,
+        group=group,
         prompt_key=f"react_{w.moment}",
         # the target is public (a scheme names it aloud); standing orders such as "pass
         # unless I am the target" match on it
@@ -145,10 +182,34 @@ def advance(tx: Tx) -> bool:
     """Close the innermost window once every addressed seat has passed in a row since the
     last answer; False while a responder must decide."""
     w = tx.state.windows[-1]
+    if together(tx.state):
+        if len(w.answers) < len(w.order):
+            return False
+        _end_round(tx, w)
+        return True
     if w.passes < len(w.order):
         return False
     _close(tx, w)
     return True
+
+
+def _end_round(tx: Tx, w: Window) -> None:
+    """Every addressed seat has answered (``reactions: together``): the first answer that
+    is not a pass, clockwise from the floor, takes effect and asks everybody again; the
+    others are dropped unseen.  An answer no longer legal (the card went meanwhile) counts
+    as a pass.  A round of passes closes the window.  ``WindowRoundEnded`` tells the table
+    whose answer took effect (-1: nobody's), all that the round shows of the sealed answers."""
+    given = {seat: Command(seat, kind, thaw(args)) for seat, kind, args in w.answers}
+    for position in range(len(w.order)):
+        seat = w.order[(w.index + position) % len(w.order)]
+        answer = given.get(seat)
+        if answer is None or answer.type == "pass_reaction" or answer not in answers(tx.state, w, seat):
+            continue
+        tx.emit("WindowRoundEnded", window=w.id, seat=seat)
+        _APPLY[answer.type](tx, answer)
+        return
+    tx.emit("WindowRoundEnded", window=w.id, seat=-1)  # the sealed round is over: everybody passed
+    _close(tx, w)
 
 
 def _close(tx: Tx, w: Window) -> None:
@@ -171,6 +232,17 @@ def _roll_guard(tx: Tx, seat: int, window: int) -> None:
 
 
 # ----------------------------------------------------------------------------- commands
+
+def answer(tx: Tx, command: Command) -> None:
+    """A window's answer: applied at once, or with ``reactions: together`` sealed until
+    every addressed seat has answered (only its player sees what it is)."""
+    if together(tx.state):
+        w = tx.state.windows[-1]
+        tx.emit("ReactionAnswered", window=w.id, seat=command.seat,
+                answer={"type": command.type, "args": dict(command.args)})
+        return
+    _APPLY[command.type](tx, command)
+
 
 def pass_reaction(tx: Tx, seat: int) -> None:
     """The responder lets the moment go."""
@@ -216,3 +288,11 @@ def guard_rolled(tx: Tx, seat: int, window: int, roll: int) -> None:
         for w in tx.state.windows:
             if w.id == window and w.subject is not None:
                 tx.emit("SchemeFoiled", window=w.id, card=w.subject.card, seat=w.subject.seat, by=seat)
+
+
+_APPLY = {
+    "pass_reaction": lambda tx, c: pass_reaction(tx, c.seat),
+    "play_reaction": lambda tx, c: play_reaction(tx, c.seat, c.args["card"], c.args["target"]),
+    "use_guard": lambda tx, c: use_guard(tx, c.seat, c.args["card"]),
+    "reroll_guard": lambda tx, c: reroll_guard(tx, c.seat, c.args["card"]),
+}

@@ -19,6 +19,7 @@ from engine.spartacus.game.events import apply_any
 from engine.spartacus.game.state import ChanceNeed, GameState, Player, freeze
 
 GAME_LENGTHS = ("quick", "standard", "long")
+REACTION_ORDERS = ("in_turn", "together")  # option ``reactions``: see engine.spartacus.game.reactions
 
 
 class SpartacusRules:
@@ -43,6 +44,12 @@ class SpartacusRules:
                                "description": "house rule, not in the rulebook: 0 (the default) plays until a "
                                               "dominus wins as printed; N ends the game after round N's arena, "
                                               "the most influential dominus winning (ties: the tournament)"},
+                "reactions": {"type": "string", "enum": list(REACTION_ORDERS), "default": "in_turn",
+                              "description": "house rule where the rulebook is silent: in_turn (the default) "
+                                             "asks a window's domini one at a time, clockwise; together asks "
+                                             "them all at once, sealed, and the first answer clockwise that "
+                                             "is not a pass takes effect (faster by mail; nobody sees whether "
+                                             "the one before him will answer)"},
                 "influence_cap": {"type": "integer", "minimum": 0, "maximum": 99, "default": 0,
                                   "description": "house rule, not in the rulebook: 0 (the default) leaves "
                                                  "influence unbounded as printed; N stops every house's "
@@ -62,6 +69,8 @@ class SpartacusRules:
             raise BadArguments(f"Spartacus is played by {list(self.seat_counts(opts))} players")
         if opts["game_length"] not in GAME_LENGTHS:
             raise BadArguments(f"game_length must be one of {GAME_LENGTHS}")
+        if opts.get("reactions", "in_turn") not in REACTION_ORDERS:
+            raise BadArguments(f"reactions must be one of {REACTION_ORDERS}")
         cards = set_from_options(opts)
         if len(cards.houses) < seats:
             raise BadArguments("the card set has fewer houses than players")

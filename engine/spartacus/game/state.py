@@ -123,7 +123,12 @@ class Play:
 class Window:
     """A reaction window: the addressed seats in ``order`` answer one at a time, round and
     round from ``index``, until ``passes`` (passes in a row since the last answer) reaches
-    the number of addressed seats."""
+    the number of addressed seats.
+
+    With the option ``reactions: together`` every addressed seat is asked at once instead:
+    ``answers`` holds the round's sealed answers (seat, command type, frozen args), the
+    first answer clockwise from ``index`` that is not a pass takes effect when the last is
+    in, and ``round`` counts the rounds."""
 
     id: int
     moment: str
@@ -134,6 +139,8 @@ class Window:
     about: int = -1  # the seat the moment concerns (left without gold, died fighter's owner...)
     scheme: Optional[Play] = None  # for scheme_succeeded: the scheme that succeeded
     rerollable: int = -1  # seat whose last guard roll failed and may still be rerolled
+    answers: tuple = ()  # reactions together: ((seat, command type, frozen args), ...) of this round
+    round: int = 0  # reactions together: rounds asked so far in this window
 
 
 @dataclass(frozen=True)

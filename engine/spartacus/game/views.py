@@ -14,7 +14,7 @@ from typing import Any, Optional
 from engine.core.types import Event, Viewer
 from engine.spartacus.arena import fight as arena_fight
 from engine.spartacus.game.cards import card_key
-from engine.spartacus.game.state import GameState, thaw
+from engine.spartacus.game.state import GameState, Window, thaw
 
 
 def _asset_json(state: GameState, a: Any) -> dict:
@@ -65,12 +65,7 @@ def view(state: GameState, viewer: Viewer) -> dict:
         "intrigue_discard": list(state.intrigue_discard),
         "market_deck": len(state.market_deck),
         "market_discard": list(state.market_discard),
-        "windows": [
-            {"id": w.id, "moment": w.moment, "asked": list(w.order),
-             "waiting_for": w.order[w.index] if w.passes < len(w.order) else None,
-             "passes_in_a_row": w.passes, "subject": _play_public(w.subject), "about": w.about}
-            for w in state.windows
-        ],
+        "windows": [_window_view(state, w, viewer) for w in state.windows],
         "winners": list(state.winners),
     }
     if state.turn is not None:
@@ -136,9 +131,27 @@ def _play_public(play: Any) -> Optional[dict]:
 
 
 #: events whose data is only for the seat named in ``seat`` (others see who, not what)
+def _window_view(state: GameState, w: Window, viewer: Viewer) -> dict:
+    """A reaction window as ``viewer`` sees it: who is asked and who has answered; with
+    ``reactions: together``, what a seat answered only to that seat."""
+    out = {"id": w.id, "moment": w.moment, "asked": list(w.order), "subject": _play_public(w.subject),
+           "about": w.about}
+    if state.option("reactions", "in_turn") == "together":
+        answered = [a[0] for a in w.answers]
+        out.update(together=True, round=w.round,
+                   waiting_for=[s for s in w.order if s not in answered], answered=answered)
+        mine = [a for a in w.answers if a[0] == viewer]
+        if mine:
+            out["my_answer"] = {"type": mine[0][1], "args": thaw(mine[0][2])}
+    else:
+        out.update(waiting_for=w.order[w.index] if w.passes < len(w.order) else None, passes_in_a_row=w.passes)
+    return out
+
+
 _SECRET_FOR_OTHERS = {
     "IntrigueCardsDrawn": ("cards",),
     "SealedAnswered": ("answer", "commit"),
+    "ReactionAnswered": ("answer",),
     "SupportRequested": ("card", "target"),
 }
 

@@ -560,6 +560,9 @@ def _status(board: Mapping[str, Any], language: str, names: Mapping[Any, Optiona
             what += " " + _("(target: %(seat)s)", seat=_seat_label(subject["target"], names))
         if isinstance(w.get("waiting_for"), int):
             what += " — " + _("%(seat)s may react", seat=_seat_label(w["waiting_for"], names))
+        elif isinstance(w.get("waiting_for"), list) and w["waiting_for"]:  # reactions together
+            what += " — " + _("Secret answers awaited from %(seats)s",
+                              seats=", ".join(_seat_label(s, names) for s in w["waiting_for"]))
         lines.append(what)
     sealed = board.get("sealed")
     if isinstance(sealed, Mapping) and sealed.get("waiting_for"):

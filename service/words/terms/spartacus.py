@@ -573,6 +573,8 @@ EVENTS: dict[str, tuple[str, ...]] = {
     'WindowOpened': (N_('The dominae may react.'),),
     'ReactionPassed': (N_('%(seat)s did not react.'),),
     'WindowClosed': (N_('No more reactions.'),),
+    'ReactionAnswered': (N_('%(seat)s answered in secret.'),),
+    'WindowRoundEnded': (N_('Everyone has answered: %(seat)s acts first.'), N_('Everyone has answered: nobody reacts.'),),
     'ReactionPlayed': (N_('%(seat)s played the reaction %(card)s.'),),
     'GuardUsed': (N_('%(seat)s called on a guard.'),),
     'GuardRolled': (N_("%(seat)s's guard rolled %(roll)s."),),
