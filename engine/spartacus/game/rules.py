@@ -25,7 +25,7 @@ REACTION_ORDERS = ("in_turn", "together")  # option ``reactions``: see engine.sp
 class SpartacusRules:
     name = "spartacus"
     title = "Spartacus"
-    rules_version = "3"  # 3: one-command fight turns, fight plans with the invitation (new state fields)
+    rules_version = "4"  # 3: one-command fight turns, fight plans with the invitation; 4: windows answered together
 
     def options_schema(self) -> Mapping[str, Any]:
         return {
