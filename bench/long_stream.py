@@ -3,7 +3,7 @@
 A Spartacus game lets two dominus give each other gold at any time (a free action that
 never blocks anyone), so two players trading one gold piece back and forth grow one real
 game's stream to 10,000 events.  The same API command (a gift) is timed when the game
-holds about 10 events and again at about 10,000.  Snapshots (every
+holds about 10 events and in a game of about 10,000, the two taking turns.  Snapshots (every
 ``CAPUA_SNAPSHOT_EVERY`` events) should make the two figures nearly equal.
 """
 
@@ -47,8 +47,25 @@ def _until_both_may_give(players: list[Client], game_id: str) -> None:
     raise RuntimeError("the players never got gold to give")
 
 
+def _new_game(app, a, b) -> str:
+    """A 4-seat Spartacus game of ``a`` and ``b`` with two bots, both players ready to give gold."""
+    from service.play import games
+    from service.plumbing.database import session
+
+    with app.app_context():
+        s = session()
+        game = games.create_game(s, app.extensions["capua.config"], creator=a, game_type="spartacus",
+                                 options={}, seats=4, invites=[b.email], bot_seats=[2, 3])
+        s.flush()
+        games.join_game(s, app.extensions["capua.config"], game.id, b)
+        s.commit()
+        return game.id
+
+
 def measure_long_stream(database_url: str, target: int = 10_000, samples: int = 100) -> dict:
-    """Gift latency (through the API) near event 10 and near event ``target``."""
+    """Gift latency (through the API) in a game near event ``target`` and, at the same
+    moments, in a short one (tens of events): the two games take turns gift by gift, so a
+    change of the machine's load hits both alike."""
     from service.identity import auth
     from service.play import games
     from service.plumbing.database import session
@@ -61,29 +78,20 @@ def measure_long_stream(database_url: str, target: int = 10_000, samples: int = 
             b = auth.get_or_create_user(s, "bench-b@capua.local")
             s.flush()
             _, token_b = auth.create_api_token(s, b, "bench")
-            game = games.create_game(s, app.extensions["capua.config"], creator=a, game_type="spartacus",
-                                     options={}, seats=4, invites=[b.email], bot_seats=[2, 3])
-            s.flush()
-            games.join_game(s, app.extensions["capua.config"], game.id, b)
             s.commit()
-            game_id = game.id
         alice, bob = Client(server.host, server.port, server.token), Client(server.host, server.port, token_b)
-        _until_both_may_give([alice, bob], game_id)
-        _, view = alice.call("GET", f"/api/v1/games/{game_id}")
-        start_version = view["version"]
-
-        early = [(_gift(alice, game_id, 1), _gift(bob, game_id, 0))[0] for _ in range(samples // 2)]
-        early += [(_gift(bob, game_id, 0), _gift(alice, game_id, 1))[1] for _ in range(samples // 2)]
-        status, view = alice.call("GET", f"/api/v1/games/{game_id}")
+        long_id = _new_game(app, a, b)
+        _until_both_may_give([alice, bob], long_id)
+        _, view = alice.call("GET", f"/api/v1/games/{long_id}")
         version = view["version"]
-        print(f"  growing the stream from {version} to {target} events ...")
+        print(f"  growing a stream from {version} to {target} events ...")
         with app.app_context():
             config = app.extensions["capua.config"]
             s = session()
             users = {0: a, 1: b}
             seat = 0
             while version < target:
-                result = games.submit_command(s, config, game_id, users[seat], command_type="give_gold",
+                result = games.submit_command(s, config, long_id, users[seat], command_type="give_gold",
                                               args={"to": 1 - seat, "amount": 1}, expected_version=None)
                 s.commit()
                 version = result.version
@@ -91,6 +99,16 @@ def measure_long_stream(database_url: str, target: int = 10_000, samples: int = 
                 if version % 1000 < 2:
                     print(f"\r  events: {version}/{target}", end="", flush=True)
         print()
-        late = [(_gift(alice, game_id, 1), _gift(bob, game_id, 0))[0] for _ in range(samples // 2)]
-        late += [(_gift(bob, game_id, 0), _gift(alice, game_id, 1))[1] for _ in range(samples // 2)]
-    return {"start_version": start_version, "early": summarize(early), "late": summarize(late), "late_version": version}
+        short_id = _new_game(app, a, b)
+        _until_both_may_give([alice, bob], short_id)
+        _, view = alice.call("GET", f"/api/v1/games/{short_id}")
+        start_version = view["version"]
+        early, late = [], []
+        for i in range(samples):
+            giver, to = (alice, 1) if i % 2 == 0 else (bob, 0)
+            early.append(_gift(giver, short_id, to))
+            late.append(_gift(giver, long_id, to))
+        _, view = alice.call("GET", f"/api/v1/games/{short_id}")
+        end_version = view["version"]
+    return {"start_version": start_version, "end_version": end_version, "early": summarize(early),
+            "late": summarize(late), "late_version": version}

@@ -69,7 +69,7 @@ def main() -> None:
             rows.append(
                 f"| {label} | {floor['p50_ms']:.2f} / {floor['p99_ms']:.2f} | "
                 f"{api['p50_ms']:.1f} / {api['p99_ms']:.1f} | {api['p50_ms'] / f50:.1f}x / {api['p99_ms'] / f50:.1f}x | "
-                f"{long['early']['p50_ms']:.1f} (v{long['start_version']}) | "
+                f"{long['early']['p50_ms']:.1f} (v{long['start_version']}-{long['end_version']}) | "
                 f"{long['late']['p50_ms']:.1f} (v{long['late_version']}) | "
                 f"{long['late']['p50_ms'] / long['early']['p50_ms']:.2f}x |"
             )

@@ -217,6 +217,9 @@ class Table:
         self.check_rule, self.answer_for = _standing_orders()
         # runs "bare": players who keep no standing order (not even the recommended one)
         self.orders = [] if policy in BARE else [self.check_rule(rule) for rule in orders.get(game, [])]
+        if policy == "defended":
+            for seat in range(seats):
+                self.seat_orders[seat].append(self.check_rule(DEFEND_WHEN_TARGETED))
         if policy == "guarded":
             guards = random.Random(f"guards:{seed}")
             for seat in range(seats):
@@ -527,6 +530,7 @@ PRESET_RUNS = {"before": "before", "after": "after",
                "guarded": "presets, and half the players guard when targeted",
                "together": "after, windows asking everyone at once (option reactions: together)",
                "together_presets": "together, players giving one-click presets",
+               "defended": "after, every player defending when targeted (guard, else foil, else pass)",
                "bare": "after, players keeping no standing order",
                "together_bare": "together, players keeping no standing order"}
 #: The runs whose games are created with the option ``reactions: together``.
@@ -538,6 +542,7 @@ RUN_POLICY = {"before": ("before", "before"), "rules": ("this", "before"), "afte
               "slow_windows": ("this", "slow_windows"), "presets": ("this", "presets"),
               "guarded": ("this", "guarded"), "together": ("this", "together"),
               "together_presets": ("this", "together_presets"), "bare": ("this", "bare"),
+              "defended": ("this", "defended"),
               "together_bare": ("this", "together_bare")}
 
 #: The order ``docs/webhooks.md`` gives as an example of one that reads the hand, limited to
@@ -545,6 +550,11 @@ RUN_POLICY = {"before": ("before", "before"), "rules": ("this", "before"), "afte
 #: (pass is always legal), so when it answers never depends on the hand.
 GUARD_WHEN_TARGETED = {"match": {"mode": "interrupt"}, "if": [{"path": "prompt_args.target", "eq": "$me"}],
                        "reads_hand": True, "answer": [{"type": "use_guard"}, {"default": True}]}
+#: Every player's order in run *defended*: when a scheme names me, use a guard, else foil it,
+#: else pass -- at once, whatever the hand holds, so its speed says nothing about the hand.
+DEFEND_WHEN_TARGETED = {"match": {"mode": "interrupt", "prompt_key": "react_scheme"},
+                        "if": [{"path": "prompt_args.target", "eq": "$me"}], "reads_hand": True,
+                        "answer": [{"type": "use_guard"}, {"type": "play_reaction"}, {"default": True}]}
 PRESETS_SECTION = "Tempo: one-click presets"
 
 
