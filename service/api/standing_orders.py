@@ -156,7 +156,9 @@ class PresetInSchema(Schema):
         "`windows_like_this`: always pass in this game's windows of the kind of `decision_id` (or the window "
         "open now), about you or about others as that one is; `pass_this_phase`: pass on every window of this "
         "game until the round or phase changes; `bid_zero_unless`: bid 0 at this game's auctions unless the lot "
-        "is of one of `lot_types`; `windows_not_about_me`: the recommended order, for all your Spartacus games.")})
+        "is of one of `lot_types`; `windows_not_about_me`: the recommended order, for all your Spartacus games; "
+        "`defend_me`: the second recommended one, for all your Spartacus games (when a scheme names you: a guard, "
+        "else a foil, else pass, at once whatever you hold).")})
     game_id = fields.String(required=True, validate=validate.Length(min=1, max=32))
     decision_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=200),
                                 metadata={"description": "The open decision the preset is given from; it is "

@@ -10,12 +10,16 @@ are offered ready-made instead, each built for the moment the player is in:
 * ``bid_zero_unless`` -- "bid 0 unless the lot is a ...": every auction of this game whose
   lot is not of the types the player names is answered with a bid of 0;
 * ``windows_not_about_me`` -- the order ``docs/fair-play.md`` recommends, for all of the
-  player's Spartacus games.
+  player's Spartacus games;
+* ``defend_me`` -- its second recommended order, for all of the player's Spartacus games:
+  when a scheme names me, use a guard, else foil it, else pass.
 
-Every preset looks only at what the whole table knows (the window's kind and target, the
-lot on the table, the public round and phase) and answers with the decision's default, so
-it answers at the same moment whatever its player holds (``reads_hand`` stays off): whom a
-window waits for, and how long, never depends on a hand.  Giving a preset answers at once
+Every preset but ``defend_me`` looks only at what the whole table knows (the window's kind
+and target, the lot on the table, the public round and phase) and answers with the
+decision's default.  ``defend_me`` reads its owner's hand to choose what to play (a card the
+rules show when it is played), but answers every scheme against its owner, at once, with
+a card or with *Pass*: so every preset answers at the same moment whatever its player holds,
+and whom a window waits for, and how long, never depends on a hand.  Giving a preset answers at once
 the decision it was given from, when the new order answers it, exactly as the player's
 click on *Pass* would.
 """
@@ -35,7 +39,9 @@ from service.plumbing.errors import Conflict, Forbidden, InvalidInput, NotFound
 from service.words import i18n
 
 #: Preset keys, in the order pages offer them.
-KEYS = ("windows_like_this", "pass_this_phase", "bid_zero_unless", "windows_not_about_me")
+KEYS = ("windows_like_this", "pass_this_phase", "bid_zero_unless", "windows_not_about_me", "defend_me")
+#: The presets that are orders for all of a player's Spartacus games (the recommended ones).
+ALL_GAMES = ("windows_not_about_me", "defend_me")
 #: Lot types ``bid_zero_unless`` may except (Spartacus market card types, and the host marker).
 LOT_TYPES = ("gladiator", "slave", "weapon", "armour", "special", "host")
 #: Presets offered for a window (an ``interrupt`` decision) and for an auction.
@@ -50,6 +56,7 @@ NAMES = {
     "pass_this_phase": i18n.N_("Pass on everything this phase"),
     "bid_zero_unless": i18n.N_("Bid 0 unless the lot is: %(types)s"),
     "windows_not_about_me": i18n.N_("Pass on windows that are not about me"),
+    "defend_me": i18n.N_("Defend me when a scheme names me"),
 }
 
 
@@ -62,6 +69,10 @@ EXPLAINED = {
     "bid_zero_unless": i18n.N_("At this game's auctions, you bid 0 at once unless the lot is of a type you named."),
     "windows_not_about_me": i18n.N_("In all your Spartacus games, every window that is not about you is answered "
                                     "with Pass at once."),
+    "defend_me": i18n.N_("In all your Spartacus games, when a scheme names you, a guard of yours is used at once; "
+                         "without one, a foil from your hand is played; with neither, you pass. It answers at once "
+                         "whatever you hold, so nobody learns anything from when it answers; a card it plays is "
+                         "shown, as any card played is."),
 }
 
 
@@ -107,7 +118,7 @@ def rule_for(key: str, like: Optional[dict], phase: Optional[dict], lot_types: S
     """The rule of preset ``key``: ``like`` (from :func:`like_of`) says which windows
     ``windows_like_this`` passes on, ``phase`` the game's public round and phase for
     ``pass_this_phase``; :class:`InvalidInput` when they are missing."""
-    if key == "windows_not_about_me":
+    if key in ALL_GAMES:
         return dict(next(r for r in standing_orders.RECOMMENDED if r["key"] == key)["rule"])
     if key == "windows_like_this":
         if not like or not isinstance(like.get("prompt_key"), str):
@@ -158,8 +169,8 @@ def give(session: Session, config: Config, user: User, game_id: str, key: str, *
     if decision_id is not None and decision is None and like is None:
         raise Conflict("This decision is no longer open: it was answered, or its deadline passed.",
                        code="decision_closed", details={"decision_id": str(decision_id)[:200]})
-    if key == "windows_not_about_me" and game.game_type != "spartacus":
-        raise _refuse("“Pass on windows that are not about me” is a Spartacus order.")
+    if key in ALL_GAMES and game.game_type != "spartacus":
+        raise _refuse(f"“{NAMES[key]}” is a Spartacus order.")
     if key == "windows_like_this" and like is None:
         window = decision or next((d for d in mine if d.mode == "interrupt"), None)
         like = like_of(window) if window is not None and window.mode == "interrupt" else None
@@ -171,7 +182,7 @@ def give(session: Session, config: Config, user: User, game_id: str, key: str, *
     rule = rule_for(key, like, phase, lot_types)
     name = name_of(key, lot_types, language)
     order = _tidy(session, user, game, standing_orders.check_rule(rule), phase)
-    if order is None and key == "windows_not_about_me":
+    if order is None and key in ALL_GAMES:
         order = standing_orders.create_order(session, user, rule=rule, name=name, game_type=game.game_type)
     elif order is None:
         order = standing_orders.create_order(session, user, rule=rule, name=name[:80], game_id=game.id)

@@ -81,8 +81,11 @@ _NAME = re.compile(NAME_PATTERN)
 _UNKNOWN = object()
 
 #: The orders ``docs/fair-play.md`` recommends, offered with one click on the standing-orders
-#: page and used by ``bench/tempo.py``: they look only at what the table knows, so they answer
-#: at the same moment whatever the hand, and they tell nobody anything.
+#: page and used by ``bench/tempo.py``.  Each answers every decision it matches, and at once,
+#: so whom the game waits for and how long never depends on a hand: the first looks only at
+#: what the table knows; the second (``defend_me``) reads its owner's hand to choose *what*
+#: to answer -- a guard, else a foil, else a pass -- which the rules show anyway when a card
+#: is played, but it answers just as fast with nothing in hand.
 RECOMMENDED: tuple[dict, ...] = (
     {"key": "windows_not_about_me",
      "name": "Pass on windows that are not about me",
@@ -91,6 +94,13 @@ RECOMMENDED: tuple[dict, ...] = (
                                        "react_gold_emptied", "react_fighter_died", "react_bets_placed"]},
               "unless": [{"path": "prompt_args.target", "eq": "$me"}],
               "answer": {"type": "pass_reaction"}}},
+    {"key": "defend_me",
+     "name": "Defend me when a scheme names me",
+     "game_type": "spartacus",
+     "rule": {"match": {"prompt_key": ["react_scheme"]},
+              "if": [{"path": "prompt_args.target", "eq": "$me"}],
+              "reads_hand": True,
+              "answer": [{"type": "use_guard"}, {"type": "play_reaction"}, {"default": True}]}},
 )
 
 
@@ -480,6 +490,19 @@ def answer_for(rule: Mapping[str, Any], decision: Decision,
         if command is not None:
             return command
     return None
+
+
+def timing_may_hint(rule: Mapping[str, Any]) -> bool:
+    """Whether *when* ``rule`` answers may depend on its owner's hand: it reads the hand,
+    and either a condition looks at it or it may find no answer it can play (its last answer
+    is not the decision's default).  An order that reads the hand only to choose what to
+    play, and falls back on the default, answers every decision it matches at once
+    (``defend_me``)."""
+    if not rule.get("reads_hand"):
+        return False
+    conditions = [*(rule.get("if") or ()), *(rule.get("unless") or ())]
+    answers = list(rule.get("answer") or ())
+    return any(_reads_hand(c) for c in conditions) or not answers or answers[-1] != {"default": True}
 
 
 def _reads_hand(condition: Mapping[str, Any]) -> bool:

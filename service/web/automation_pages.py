@@ -130,7 +130,8 @@ def orders_page(error: Optional[str] = None, problems: Optional[dict] = None, fo
     if away:
         return away
     orders = standing_orders.list_orders(db_session(), user)
-    shown = [{"order": o, "rule": json.dumps(o.rule, indent=2, sort_keys=True)} for o in orders]
+    shown = [{"order": o, "rule": json.dumps(o.rule, indent=2, sort_keys=True),
+              "hint": standing_orders.timing_may_hint(o.rule)} for o in orders]
     form = form or {"rule": json.dumps(EXAMPLE_ORDER, indent=2), "name": _("Never support schemes"), "game_id": "",
                     "game_type": "spartacus"}
     recommended = [{**r, "rule_json": json.dumps(r["rule"])} for r in standing_orders.RECOMMENDED]

@@ -160,3 +160,31 @@ def test_a_window_preset_answers_the_same_whatever_the_hand():
             rule = standing_orders.check_rule(presets.rule_for(key, presets.like_of(decision), phase))
             answers.append(standing_orders.answer_for(rule, decision, lambda: phase))
         assert answers[0] == answers[1] == decisions[0][1].default, key
+
+
+def test_defend_me_answers_every_scheme_against_me_at_once_guard_else_foil_else_pass():
+    """The second recommended order reads its owner's hand to choose what to play, but it
+    answers every scheme that names its owner, whatever the hand: a guard first, else a foil,
+    else a pass.  It leaves windows about somebody else to their player."""
+    from tests.spartacus_game.helpers import assets
+    from tests.spartacus_game.test_windows import JOHN, LIZ, PETE, SALLY, answer, table
+
+    rule = standing_orders.check_rule(presets.rule_for("defend_me", None, None))
+    assert rule["reads_hand"] is True
+    hands = {"guard on the table": dict(hand=("labor_contract#3",), assets=assets(("guard#8", "guard"))),
+             "guard in hand": dict(hand=("guard#9", "whispered_rumours#1")),
+             "foil": dict(hand=("whispered_rumours#1",)),
+             "nothing": dict(hand=("labor_contract#3",))}
+    expected = {"guard on the table": ("use_guard", "guard#8"), "guard in hand": ("use_guard", "guard#9"),
+                "foil": ("play_reaction", "whispered_rumours#1"), "nothing": ("pass_reaction", None)}
+    for name, petes in hands.items():
+        s = table(new_game(4), SALLY, p1=dict(influence=5, hand=("incite_rebellion#1",)), p0=petes)
+        s, _ = answer(s, SALLY, "play_scheme", card="incite_rebellion#1", target=PETE)
+        for seat in (JOHN, LIZ):
+            (other,) = [d for d in SPARTACUS.pending(s).blocking if d.seat == seat]
+            assert standing_orders.answer_for(rule, other) is None, "a window about somebody else"
+            s, _ = answer(s, seat)
+        (mine,) = [d for d in SPARTACUS.pending(s).blocking if d.seat == PETE]
+        command = standing_orders.answer_for(rule, mine)
+        assert command is not None, name
+        assert (command.type, command.args.get("card")) == expected[name], name

@@ -94,7 +94,7 @@ def test_the_recommended_order_is_one_click_and_an_order_reading_the_hand_says_s
     (order,) = make_client("ann").get("standing-orders").get_json()["standing_orders"]
     assert order["name"] == "Pass on windows that are not about me" and order["game_type"] == "spartacus"
     assert order["unless"] == [{"path": "prompt_args.target", "eq": "$me"}] and order["reads_hand"] is False
-    assert "reads your hand" not in client.get("/settings/standing-orders").get_data(as_text=True)
+    assert "This order reads your hand" not in client.get("/settings/standing-orders").get_data(as_text=True)
 
     guard = {"match": {"mode": "interrupt"}, "answer": [{"type": "use_guard"}, {"type": "pass_reaction"}],
              "reads_hand": True}
@@ -102,3 +102,19 @@ def test_the_recommended_order_is_one_click_and_an_order_reading_the_hand_says_s
                                                     "csrf_token": fields["csrf_token"]})
     assert "This order reads your hand: how fast it answers may hint at what you hold." in \
         client.get("/settings/standing-orders").get_data(as_text=True)
+
+
+def test_defend_me_is_one_click_and_the_page_says_its_timing_tells_nothing(client, signed_in, make_client):
+    """The second recommended order reads the hand only to choose what to play: the page says
+    so, and does not warn that its speed may hint at the hand (it answers every scheme at once)."""
+    signed_in("ann@example.org")
+    text = client.get("/settings/standing-orders").get_data(as_text=True)
+    item = re.search(r'<li id="recommended-defend_me">(.*?)</li>', text, re.S).group(1)
+    assert "Defend me when a scheme names me" in item and "answers just as fast with nothing in it" in item
+    fields = {k: html.unescape(v) for k, v in re.findall(r'name="([a-z_]+)" value="([^"]*)"', item)}
+    assert client.post("/settings/standing-orders", data=fields).status_code == 303
+    (order,) = make_client("ann").get("standing-orders").get_json()["standing_orders"]
+    assert order["name"] == "Defend me when a scheme names me" and order["reads_hand"] is True
+    page = client.get("/settings/standing-orders").get_data(as_text=True)
+    assert "how fast it answers may hint" not in page.split('id="recommended-orders"')[0]
+    assert "so when it answers tells nobody anything" in page
