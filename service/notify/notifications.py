@@ -263,7 +263,7 @@ def _presets_offered(decision: Any, phase: Callable[[], Optional[dict]]) -> Opti
     the game's public round and phase (``phase()``)."""
     from service.play import presets
 
-    keys = [k for k in presets.presets_for(decision.mode, decision.prompt_key)
+    keys = [k for k in presets.presets_for(decision.mode, decision.prompt_key, presets.about_me(decision))
             if k != "pass_this_phase" or phase() is not None]
     if not keys:
         return None

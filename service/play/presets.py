@@ -26,6 +26,7 @@ click on *Pass* would.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Optional, Sequence
 
 from sqlalchemy import select
@@ -97,13 +98,24 @@ def _refuse(message: str, field: str = "preset") -> InvalidInput:
     return InvalidInput(message, code="invalid_preset", details={"field": field})
 
 
-def presets_for(mode: Any, prompt_key: Any) -> tuple[str, ...]:
-    """The presets a page or mail offers next to a decision of ``mode`` and ``prompt_key``."""
+def presets_for(mode: Any, prompt_key: Any, about_me: bool = False) -> tuple[str, ...]:
+    """The presets a page or mail offers next to a decision of ``mode`` and ``prompt_key``;
+    under a Spartacus scheme that names its player (``about_me``, public: the scheme names
+    its target aloud) also the second recommended order, ``defend_me``."""
     if mode == "interrupt":
-        return WINDOW_PRESETS
+        return WINDOW_PRESETS + (("defend_me",) if about_me and prompt_key == "react_scheme" else ())
     if prompt_key in ("bid", "host_bid"):
         return AUCTION_PRESETS
     return ()
+
+
+def about_me(decision: Any) -> bool:
+    """Whether a decision (a :class:`Decision` or its JSON) is a window about its own seat."""
+    if isinstance(decision, Decision):
+        args, seat = decision.prompt_args, decision.seat
+    else:
+        args, seat = decision.get("prompt_args") or {}, decision.get("seat")
+    return isinstance(args, Mapping) and "target" in args and args["target"] == seat
 
 
 def like_of(decision: Decision) -> dict:

@@ -718,7 +718,8 @@ def _decision_form(decision: Mapping[str, Any], game: Any, card_names: Mapping[s
         "default_label": telling.command_label(language, default, card_names, game, seat_names) if default else "",
         "free": decision.get("mode") == "free",
         "presets": [{"key": key, "label": i18n.gettext(language, presets.NAMES[key], types="…")}
-                    for key in presets.presets_for(decision.get("mode"), decision.get("prompt_key"))
+                    for key in presets.presets_for(decision.get("mode"), decision.get("prompt_key"),
+                                                   presets.about_me(decision))
                     if phased or key != "pass_this_phase"],
     }
     if options is not None:

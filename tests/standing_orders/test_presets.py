@@ -188,3 +188,31 @@ def test_defend_me_answers_every_scheme_against_me_at_once_guard_else_foil_else_
         command = standing_orders.answer_for(rule, mine)
         assert command is not None, name
         assert (command.type, command.args.get("card")) == expected[name], name
+
+
+def test_defend_me_is_offered_under_a_scheme_that_names_its_player_only(app):
+    """The window's mail and the game page offer "Defend me" to the scheme's target (whom the
+    scheme names aloud), and not to the others asked in the same window."""
+    from service.notify.notifications import _presets_offered
+    from service.web.pages import _decision_form
+    from tests.spartacus_game.test_windows import JOHN, PETE, SALLY, answer, table
+
+    s = table(new_game(4), SALLY, p1=dict(influence=5, hand=("incite_rebellion#1",)))
+    s, _ = answer(s, SALLY, "play_scheme", card="incite_rebellion#1", target=PETE)
+    s, _ = answer(s, JOHN)
+    s, _ = answer(s, 3)
+    (petes,) = [d for d in SPARTACUS.pending(s).blocking if d.seat == PETE]
+    assert presets.about_me(petes) and presets.about_me(petes.to_json())
+    phase = standing_orders.phase_key(SPARTACUS, s)
+    assert _presets_offered(petes, lambda: phase)["keys"] == ["windows_like_this", "pass_this_phase", "defend_me"]
+    with app.test_request_context():
+        shown = _decision_form(petes.to_json(), "spartacus", {}, {}, "en", "UTC", phased=True)
+    assert [p["key"] for p in shown["presets"]] == ["windows_like_this", "pass_this_phase", "defend_me"]
+    assert shown["presets"][-1]["label"] == "Defend me when a scheme names me"
+
+    s = table(new_game(4), SALLY, p1=dict(influence=5, hand=("incite_rebellion#1",)))
+    s, _ = answer(s, SALLY, "play_scheme", card="incite_rebellion#1", target=PETE)
+    (johns,) = [d for d in SPARTACUS.pending(s).blocking if d.seat == JOHN]
+    assert not presets.about_me(johns)
+    assert "defend_me" not in _presets_offered(johns, lambda: phase)["keys"]
+    assert presets.presets_for("interrupt", "react_reaction", True) == presets.WINDOW_PRESETS
