@@ -136,13 +136,20 @@ def card_names(view: Any) -> dict[str, str]:
     stack = [view]
     while stack:
         item = stack.pop()
-        if isinstance(item, Mapping):
+        kind = type(item)
+        if kind is list or kind is tuple:  # the common cases first: a typing.Mapping check is slow
+            stack.extend(item)
+        elif kind is dict or (kind not in _LEAVES and isinstance(item, Mapping)):
             if "id" in item and isinstance(item.get("name"), str):
                 found[str(item["id"])] = item["name"]
             stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
+        elif kind not in _LEAVES and isinstance(item, (list, tuple)):
             stack.extend(item)
     return found
+
+
+#: Types a view holds that are never a card nor hold one.
+_LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
 def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
