@@ -15,8 +15,10 @@ same JSON are the same request.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+import marshmallow as ma
 from flask import Request
 from webargs import core
 from webargs.flaskparser import FlaskParser
@@ -50,3 +52,16 @@ class JsonBodyParser(FlaskParser):
             raise UnsupportedMediaType("Send the request body as application/json.",
                                        details={"content_type": req.mimetype[:100]})
         return parse_json_bytes(data)
+
+    def _get_schema(self, argmap: Any, req: Request) -> ma.Schema:
+        # webargs makes a schema class's instance on every request, and marshmallow
+        # deep-copies the declared fields each time; a schema keeps nothing between
+        # loads, so one instance per class serves every request.
+        if isinstance(argmap, type) and issubclass(argmap, ma.Schema):
+            return _instance_of(argmap)
+        return super()._get_schema(argmap, req)
+
+
+@functools.lru_cache(maxsize=None)
+def _instance_of(schema_class: type) -> ma.Schema:
+    return schema_class()

@@ -28,6 +28,7 @@ below commit once, after the work of the request is done.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import hmac
 import logging
@@ -51,7 +52,7 @@ from flask import (
 from flask_babel import gettext as _
 from markupsafe import Markup
 from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import func, select, update
+from sqlalchemy import Select, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -174,6 +175,14 @@ def revoke_api_token(session: Session, user: User, token_id: int) -> ApiToken:
     return token
 
 
+@functools.lru_cache(maxsize=1)
+def _token_query() -> Select:
+    """The statement of :func:`user_for_token`, built once (the hash is bound)."""
+    return (select(User, ApiToken.id, ApiToken.last_used_at)
+            .join(ApiToken, ApiToken.user_id == User.id)
+            .where(ApiToken.token_hash == bindparam("token_hash"), ApiToken.revoked_at.is_(None)))
+
+
 def user_for_token(session: Session, raw: str,
                    touch: Optional[Callable[[int, dt.datetime], None]] = None) -> Optional[User]:
     """The owner of a live raw token, or ``None``; marks the token as used.
@@ -186,11 +195,7 @@ def user_for_token(session: Session, raw: str,
     """
     if not isinstance(raw, str) or not _RAW_TOKEN.match(raw):
         return None
-    row = session.execute(
-        select(User, ApiToken.id, ApiToken.last_used_at)
-        .join(ApiToken, ApiToken.user_id == User.id)
-        .where(ApiToken.token_hash == _token_hash(raw), ApiToken.revoked_at.is_(None))
-    ).first()
+    row = session.execute(_token_query(), {"token_hash": _token_hash(raw)}).first()
     if row is None:
         return None
     user, token_id, last_used_at = row

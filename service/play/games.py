@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 import random
 import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from sqlalchemy import and_, not_, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import and_, bindparam, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -43,6 +42,7 @@ from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.rows import get_rows
+from service.plumbing.statements import dialect_insert
 from service.words.seat_marks import seat_letter
 from service.plumbing.errors import (
     Conflict,
@@ -449,18 +449,19 @@ def _advance(
         rules=rules,
     )
     outcome = rules.outcome(state)
-    game.rules_version = rules.rules_version
+    # Set only what changes: an unchanged game row then costs no flush at all.
+    _change(game, "rules_version", rules.rules_version)
     if outcome is not None:
         game.status = "finished"
         game.outcome = outcome.to_json()
     else:
-        game.status = "running"
+        _change(game, "status", "running")
     if owed_by_bots(rules, state, played_by_server):
         game.bots_due_at = utcnow()
         if wake_worker:
             dispatch.remember_bots(session, config, game.id)
     else:
-        game.bots_due_at = None
+        _change(game, "bots_due_at", None)
     if book is not None and book.attributions:
         book.record_uses(session, game.id)
     deadlines, opened = refresh_open_decisions(session, game, rules, state, seats=seats)
@@ -473,6 +474,13 @@ def _advance(
                         state=state, seats=seats, deadlines=deadlines, at=game.updated_at)
 
 
+def _change(row: Any, name: str, value: Any) -> None:
+    """``setattr(row, name, value)`` unless it holds ``value`` already (which would mark
+    the row dirty and cost a flush that writes nothing)."""
+    if getattr(row, name) != value:
+        setattr(row, name, value)
+
+
 def bot_levels(session: Session, config: Config, game: Game, seats: Sequence[Seat]) -> dict[int, str]:
     """How each seat the server plays is played: a bot seat at its level, an absent
     player's seat as the game's ``stand_in`` says (a level or ``defaults``); a game from
@@ -483,6 +491,30 @@ def bot_levels(session: Session, config: Config, game: Game, seats: Sequence[Sea
         stand_in = game_clock.policy_for(session, game).stand_in or config.bot_level
         levels.update((seat, stand_in) for seat in absent)
     return levels
+
+
+@dataclass(frozen=True)
+class _OpenDecisionStatements:
+    gone: Any      # DELETE the game's rows but those ``keep`` names, by (decision id, seat)
+    all_gone: Any  # DELETE every row of the game
+    upsert: Any    # INSERT one row, or move a kept row's version; RETURNING what it holds
+
+
+@functools.lru_cache(maxsize=None)
+def _open_decision_statements(dialect: str) -> _OpenDecisionStatements:
+    """The statements of :func:`refresh_open_decisions` for ``dialect``, built once
+    (building and keying them cost more than running them)."""
+    table = OpenDecision.__table__
+    mine = table.c.game_id == bindparam("game_id")
+    insert = dialect_insert(dialect)(table)
+    return _OpenDecisionStatements(
+        gone=table.delete().where(mine, tuple_(table.c.decision_id, table.c.seat).not_in(
+            bindparam("keep", expanding=True))),
+        all_gone=table.delete().where(mine),
+        upsert=insert.on_conflict_do_update(
+            index_elements=["game_id", "decision_id", "seat"], set_={"version": insert.excluded.version},
+        ).returning(table.c.id, table.c.decision_id, table.c.seat, table.c.opened_version, table.c.deadline_at),
+    )
 
 
 def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: Any, *,
@@ -504,7 +536,8 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
 
     Two statements whatever changed: a ``DELETE`` of the rows no longer wanted, and one
     ``INSERT ... ON CONFLICT DO UPDATE`` of the wanted ones that returns every row, new
-    or kept (a kept row still carries the version it was first opened at).
+    or kept (a kept row still carries the version it was first opened at).  Both are
+    built once per dialect (:func:`_open_decision_statements`).
     """
     now = now or utcnow()
     seats = seats if seats is not None else _seats(session, game.id)
@@ -515,13 +548,11 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
             row = by_seat.get(d.seat)
             if row is None or not row.is_bot:
                 wanted[(d.id, d.seat)] = d
-    table = OpenDecision.__table__
-    gone = table.delete().where(table.c.game_id == game.id)
+    statements = _open_decision_statements(session.get_bind(OpenDecision.__mapper__).dialect.name)
     if wanted:
-        gone = gone.where(not_(or_(*(and_(table.c.decision_id == decision_id, table.c.seat == seat)
-                                     for decision_id, seat in wanted))))
-    session.execute(gone)
-    if not wanted:
+        session.execute(statements.gone, {"game_id": game.id, "keep": list(wanted)})
+    else:
+        session.execute(statements.all_gone, {"game_id": game.id})
         return {}, []
     policy = game_clock.policy_for(session, game)
     holders = {seat: by_seat[seat].user_id if seat in by_seat else None for _id, seat in wanted}
@@ -537,15 +568,12 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
                        "mode": d.mode, "version": game.version, "opened_version": game.version, "opened_at": now,
                        "deadline_at": deadline,
                        "remind_at": game_clock.reminder_at(policy, mode, deadline, lead, now)})
-    dialect = session.get_bind(OpenDecision.__mapper__).dialect.name
-    upsert = (pg_insert if dialect == "postgresql" else sqlite_insert)(table).values(values)
-    upsert = upsert.on_conflict_do_update(
-        index_elements=["game_id", "decision_id", "seat"], set_={"version": upsert.excluded.version},
-    ).returning(table.c.id, table.c.decision_id, table.c.seat, table.c.opened_version, table.c.deadline_at)
     written = {(v["decision_id"], v["seat"]): v for v in values}
     deadlines: dict[tuple[str, int], Optional[dt.datetime]] = {}
     opened: list[fanout.Opened] = []
-    for row_id, decision_id, seat, opened_version, deadline_at in session.execute(upsert):
+    # One statement for every row (an executemany that SQLAlchemy sends as one multi-row
+    # INSERT), so its SQL is compiled once, not once per number of rows.
+    for row_id, decision_id, seat, opened_version, deadline_at in session.execute(statements.upsert, values):
         if opened_version == game.version:
             mine = written[(decision_id, seat)]
             deadlines[(decision_id, seat)] = mine["deadline_at"]

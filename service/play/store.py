@@ -35,7 +35,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
 
-from sqlalchemy import event, insert, select
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -133,12 +133,8 @@ def append(
     session.info[_WROTE] = True
     new_version = expected_version + len(events)
     now = utcnow()
-    games = Game.__table__
-    result = session.execute(
-        games.update()
-        .where(games.c.id == game.id, games.c.version == expected_version)
-        .values(version=new_version, updated_at=now)
-    )
+    result = session.execute(_MOVE_VERSION, {"game_id": game.id, "expected_version": expected_version,
+                                             "new_version": new_version, "now": now})
     if result.rowcount != 1:
         raise LostRace(
             "someone else changed this game first; reload it and try again",
@@ -162,9 +158,9 @@ def append(
             for (seq, e), actor in zip(appended, actors)
         ]
         try:
-            # One executemany for the whole batch: without render_nulls the ORM splits
-            # it by which columns are null (the player's event, then the bots').
-            session.execute(insert(StoredEvent).execution_options(render_nulls=True), rows)
+            # One executemany for the whole batch, through Core: the ORM's bulk insert
+            # would split it by which columns are null (the player's event, then the bots').
+            session.execute(_INSERT_EVENTS, rows)
         except IntegrityError as err:
             raise LostRace(
                 "this game's events were written concurrently; reload it and try again",
@@ -176,6 +172,14 @@ def append(
         if snapshot_every > 0 and new_version // snapshot_every > expected_version // snapshot_every:
             write_snapshot(session, game, new_version, state, rules=rules)
     return appended
+
+
+_GAMES = Game.__table__
+#: The optimistic step: the game moves from the version a change was decided against.
+_MOVE_VERSION = (_GAMES.update()
+                 .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("expected_version"))
+                 .values(version=bindparam("new_version"), updated_at=bindparam("now")))
+_INSERT_EVENTS = StoredEvent.__table__.insert()
 
 
 def write_snapshot(session: Session, game: Game, seq: int, state: Any, *, rules: Optional[Rules] = None) -> None:

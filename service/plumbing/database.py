@@ -87,8 +87,10 @@ def config() -> Config:
 
 
 def session() -> Session:
-    """The session of the current request (``db.session``), removed at teardown."""
-    return db.session
+    """The session of the current request (the one ``db.session`` holds for this app
+    context), removed at teardown.  The session itself, not the scoped proxy: the proxy
+    looks the app context up again on every attribute a caller touches."""
+    return db.session()
 
 
 def dispose(app: Flask) -> None:

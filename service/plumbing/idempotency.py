@@ -33,12 +33,11 @@ import functools
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from flask import Response, current_app, g, request
-from sqlalchemy import delete, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -48,6 +47,7 @@ from service.plumbing.database import config as current_config, session as curre
 from service.plumbing.db import IdempotencyKey, utcnow
 from service.plumbing.errors import Conflict, InvalidInput, LostRace, ServiceError
 from service.plumbing.json_input import read_json
+from service.plumbing.statements import dialect_insert
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -209,9 +209,9 @@ def _run_idempotent(key: str, view: Callable[..., Any], args: tuple, kwargs: dic
     if not _is_success(response):
         _rollback(session)
         return response
-    session.execute(update(IdempotencyKey).where(IdempotencyKey.id == claim_id).values(
-        status_code=response.status_code, response_body=response.get_data(as_text=True),
-        response_headers={h: response.headers[h] for h in REPLAYED_HEADERS if h in response.headers}))
+    session.execute(_statements(session).answer, {
+        "claim_id": claim_id, "status_code": response.status_code, "response_body": response.get_data(as_text=True),
+        "response_headers": {h: response.headers[h] for h in REPLAYED_HEADERS if h in response.headers}})
     try:
         session.commit()
     except IntegrityError:
@@ -226,13 +226,32 @@ def _run_idempotent(key: str, view: Callable[..., Any], args: tuple, kwargs: dic
 
 def _claim(session: Session, principal: str, key: str, fingerprint: str) -> Optional[int]:
     """Insert the key's row unless one holds it already: its id, or ``None``. One statement."""
-    dialect = session.get_bind(IdempotencyKey.__mapper__).dialect.name
-    insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    stmt = insert(IdempotencyKey).values(
-        principal=principal, key=key, request_hash=fingerprint, status_code=0, response_body="",
-        response_headers={}, created_at=utcnow(),
-    ).on_conflict_do_nothing(index_elements=["principal", "key"]).returning(IdempotencyKey.id)
-    return session.execute(stmt).scalar()
+    return session.execute(_statements(session).claim, {
+        "principal": principal, "key": key, "request_hash": fingerprint, "status_code": 0, "response_body": "",
+        "response_headers": {}, "created_at": utcnow()}).scalar()
+
+
+@dataclass(frozen=True)
+class _Statements:
+    claim: Any   # INSERT the key's row unless held; RETURNING its id
+    answer: Any  # UPDATE the claimed row (``claim_id``) with the answer
+
+
+def _statements(session: Session) -> _Statements:
+    return _statements_for(session.get_bind(IdempotencyKey.__mapper__).dialect.name)
+
+
+@functools.lru_cache(maxsize=None)
+def _statements_for(dialect: str) -> _Statements:
+    """The claim and the answer, built once per dialect (the values are bound)."""
+    table = IdempotencyKey.__table__
+    return _Statements(
+        claim=dialect_insert(dialect)(table).on_conflict_do_nothing(
+            index_elements=["principal", "key"]).returning(table.c.id),
+        answer=table.update().where(table.c.id == bindparam("claim_id")).values(
+            status_code=bindparam("status_code"), response_body=bindparam("response_body"),
+            response_headers=bindparam("response_headers")),
+    )
 
 
 def _lookup(session: Session, config: Config, principal: str, key: str) -> Optional[IdempotencyKey]:

@@ -25,11 +25,13 @@ from tests.api.statement_counter import StatementCounter
 #: their settings (:mod:`service.play.at_hand`); the version ``UPDATE``; the events (one
 #: executemany); the open decisions' ``DELETE`` and upsert; the notification; the
 #: idempotency answer.  A command that crosses a snapshot boundary writes one more row.
+#: No ORM flush is left on that path (the statements are Core, the notification included);
+#: the arena's only command ends the game, whose row the ORM writes.
 CASES = [
-    ("pax", 2, {}, 9, 2, 1),
-    ("rom", 2, {}, 9, 2, 1),
-    ("spartacus", 3, {"max_rounds": 2}, 9, 2, 1),
-    ("spartacus_arena", 2, {}, 9, 2, 1),
+    ("pax", 2, {}, 9, 0, 1),
+    ("rom", 2, {}, 9, 0, 1),
+    ("spartacus", 3, {"max_rounds": 2}, 9, 0, 1),
+    ("spartacus_arena", 2, {}, 9, 1, 1),
 ]
 COMMANDS = 6
 
