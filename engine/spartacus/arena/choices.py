@@ -77,8 +77,7 @@ def moves(state: FightState, index: int) -> list[tuple[Hex, tuple[Hex, ...]]]:
     """Destinations (with a shortest path) for fighter ``index``: "a fighter may move at most
     as many hexes as it has speed dice" (Bewegen), never onto or through its opponent."""
     side = state.sides[index]
-    paths = state.board.reachable(side.position, side.speed, blocked=(state.other(index).position,))
-    return [(h, paths[h]) for h in state.board.ordered if h in paths]
+    return list(state.board.destinations(side.position, side.speed, blocked=(state.other(index).position,)))
 
 
 def move_command(seat: int, dest: Hex, path: tuple[Hex, ...]) -> Command:
