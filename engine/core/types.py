@@ -146,6 +146,7 @@ class Decision:
         return out
 
 
+@quick_init
 @dataclass(frozen=True)
 class Pending:
     """Everything the game is waiting for.

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from engine.core.records import quick_init
 from engine.rom.state import Group
 
 
+@quick_init
 @dataclass(frozen=True)
 class Landing:
     """The section (0-based) the die lands in, the seats whose groups it pushes one
