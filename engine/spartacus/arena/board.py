@@ -80,12 +80,13 @@ class Board:
         return _destinations(self, start, steps, frozenset(blocked))
 
     def _search(self, start: Hex, steps: int, block: frozenset) -> Mapping[Hex, tuple[Hex, ...]]:
+        around = _neighbour_table(self)
         paths: dict[Hex, tuple[Hex, ...]] = {start: ()}
         frontier = [start]
         for _ in range(steps):
             nxt = []
             for hex_ in frontier:
-                for n in self.neighbours(hex_):
+                for n in around[hex_]:
                     if n not in paths and n not in block:
                         paths[n] = paths[hex_] + (n,)
                         nxt.append(n)
@@ -114,6 +115,12 @@ class Board:
                 chars[x * 2: x * 2 + len(label)] = list(label)
             lines.append("".join(chars).rstrip())
         return "\n".join(lines)
+
+
+@functools.lru_cache(maxsize=8)
+def _neighbour_table(board: Board) -> Mapping[Hex, tuple[Hex, ...]]:
+    """Every hex's :meth:`Board.neighbours`, worked out once per board."""
+    return {h: board.neighbours(h) for h in board.hexes}
 
 
 @functools.lru_cache(maxsize=4096)

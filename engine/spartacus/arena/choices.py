@@ -58,14 +58,13 @@ def attack_args_from(state: FightState, index: int, position: Hex) -> list[dict]
 def _attacks_at(gap: int, reach: int, powers: tuple[Power, ...]) -> list[dict]:
     """:func:`attack_args_from` at ``gap`` hexes from the opponent, for a fighter with this
     normal ``reach`` and these speed-attack ``powers`` (the same from every hex of a turn)."""
-    out = []
-    if gap <= reach:
-        out.append({"style": "normal"})
-    seen = set()
-    for power in powers:
-        if gap <= power.p("range") and power.source not in seen:
-            seen.add(power.source)
-            out.append({"style": "speed", "source": power.source})
+    out = [{"style": "normal"}] if gap <= reach else []
+    if powers:
+        seen = set()
+        for power in powers:
+            if gap <= power.p("range") and power.source not in seen:
+                seen.add(power.source)
+                out.append({"style": "speed", "source": power.source})
     return out
 
 

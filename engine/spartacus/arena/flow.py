@@ -336,11 +336,16 @@ def _dice_line(dice) -> str:
 
 def decide(state: FightState, command: Command) -> list[Event]:
     """The events ``command`` causes, through to the next chance or unplanned decision."""
+    now = advanced(state)
+    if now.result is None and command.seat != SYSTEM_SEAT:
+        match_decision(_pending_now(now), command)
     return decide_and_fold(state, command)[1]
 
 
 def decide_and_fold(state: FightState, command: Command) -> tuple[FightState, list[Event]]:
-    """``decide``, also returning the state its recorder folded the events into."""
+    """``decide`` for a command already matched to an open decision of the fight (as the
+    kernel and the host game match every command), also returning the state its recorder
+    folded the events into."""
     now, automatic = _advanced(state)
     rec = Recorder(now, automatic)
     if now.result is not None:
@@ -353,7 +358,6 @@ def decide_and_fold(state: FightState, command: Command) -> tuple[FightState, li
             raise BadArguments(f"chance {command.args.get('id')!r} is not the pending {request.id!r}")
         _resolve_chance(rec, check_outcome(request, command.args.get("outcome")), request.id)
     else:
-        match_decision(_pending_now(now), command)
         _answer(rec, command)
     advance(rec)
     return rec.state, rec.events
