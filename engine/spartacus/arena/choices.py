@@ -116,8 +116,8 @@ def turn_commands(state: FightState) -> tuple[Command, ...]:
             move = move_command(seat, dest, path)
             out.append(move)
             if fresh:
-                out.extend(Command(seat, "move", {**move.args, "attack": args})
-                           for args in _attacks_at(distance(dest, opponent), reach, powers))
+                for args in _attacks_at(distance(dest, opponent), reach, powers):
+                    out.append(Command(seat, "move", {**move.args, "attack": args}))
     out.append(Command(seat, "end_turn", {}))
     return tuple(out)
 
