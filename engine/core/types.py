@@ -160,11 +160,11 @@ class Pending:
     chance: Optional["ChanceRequest"] = None  # noqa: F821 - defined in engine.core.chance
 
     def for_seat(self, seat: int) -> tuple[Decision, ...]:
-        return tuple(d for d in self.decisions if d.seat == seat)
+        return tuple([d for d in self.decisions if d.seat == seat])
 
     @property
     def blocking(self) -> tuple[Decision, ...]:
-        return tuple(d for d in self.decisions if d.mode != "free")
+        return tuple([d for d in self.decisions if d.mode != "free"])
 
 
 @dataclass(frozen=True)

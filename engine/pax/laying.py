@@ -104,14 +104,14 @@ def lay_decision(state: PaxState) -> Decision:
     cost = lay_cost(laid)
     stop = Command(seat, "take_income", {})
     problems = lay_problems(state, seat, cost)
-    options = tuple(
-        Command(seat, "lay_card", {"card": c.id})
-        for c in state.hands[seat] if problems[c.id] is None
-    ) + (stop,)
-    blocked = {"hand": len(state.hands[seat]),
-               "aurei": sum(isinstance(e, errors.NotEnoughAurei) for e in problems.values()),
-               "limit": sum(isinstance(e, (errors.ArmyLimitExceeded, errors.FleetLimitExceeded))
-                            for e in problems.values())}
+    options = tuple([Command(seat, "lay_card", {"card": c.id}) for c in state.hands[seat] if problems[c.id] is None])
+    options += (stop,)
+    blocked = {"hand": len(state.hands[seat]), "aurei": 0, "limit": 0}
+    for problem in problems.values():
+        if isinstance(problem, errors.NotEnoughAurei):
+            blocked["aurei"] += 1
+        elif isinstance(problem, (errors.ArmyLimitExceeded, errors.FleetLimitExceeded)):
+            blocked["limit"] += 1
     price = "is free" if cost == 0 else f"costs {cost} {'aureus' if cost == 1 else 'aurei'}"
     prompt = (f"Lay a card from your hand (this one {price}), or stop laying and take your income."
               if len(options) > 1 else

@@ -127,7 +127,7 @@ def assign_decision(state: PaxState) -> Decision:
     seat = state.active_seat
     drawn = state.limbo[seat]
     open_ = open_destinations(state)
-    options = tuple(cmd for card in drawn for cmd in _assign_commands(state, card.id, open_))
+    options = tuple([cmd for card in drawn for cmd in _assign_commands(state, card.id, open_)])
     fallback = next((d for d in ("hand", "deck") if d in open_), "legion")
     default_args = {"card": drawn[0].id, "to": fallback}
     if fallback == "legion":

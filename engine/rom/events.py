@@ -63,7 +63,7 @@ def _set_track(state: State, track: int, groups) -> State:
 
 
 def _remove_group(state: State, track: int, seat: int) -> State:
-    return _set_track(state, track, tuple(g for g in state.tracks[track] if g.seat != seat))
+    return _set_track(state, track, tuple([g for g in state.tracks[track] if g.seat != seat]))
 
 
 def _forum_add(state: State, seat: int, resource: str, amount: int) -> State:

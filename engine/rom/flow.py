@@ -312,12 +312,12 @@ def market_budget(state: State, seat: int) -> int:
 def conquests(state: State, strength: int) -> list[list[str]]:
     """"He may conquer one or more provinces with a total strength of at most his legion's
     strength" (p. 5).  Every such choice, the empty one included, in row order."""
-    row = state.province_row
+    row = [(pid, state.province(pid).strength) for pid in state.province_row]
     out = []
     for size in range(len(row) + 1):
         for combo in combinations(row, size):
-            if sum(state.province(p).strength for p in combo) <= strength:
-                out.append(list(combo))
+            if sum([s for _pid, s in combo]) <= strength:
+                out.append([pid for pid, _s in combo])
     return out
 
 

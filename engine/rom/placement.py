@@ -53,7 +53,7 @@ def landing(groups: tuple[Group, ...], seat: int, value: int, sections: int,
         return None, TRACK_FULL
     for i, group in enumerate(groups):
         if value < group.dice[0]:
-            return Landing(i, tuple(g.seat for g in groups[i:]), False), None
+            return Landing(i, tuple([g.seat for g in groups[i:]]), False), None
     return Landing(len(groups), (), False), None
 
 

@@ -394,10 +394,11 @@ def fight_command(tx: Tx, command: Command) -> None:
     its ``decide`` reached is put in place at once instead of folding them again here.
     """
     fight, events = arena_fight.decide_and_fold(active_fight(tx.state), command)
-    if any(folded_by_the_game(e.type) for e in events):
-        for event in events:
-            tx.emit_event(event)
-        return
+    for e in events:
+        if folded_by_the_game(e.type):
+            for event in events:
+                tx.emit_event(event)
+            return
     tx.emit_folded(events, with_fight(tx.state, fight))
 
 
@@ -411,6 +412,11 @@ def is_fight_command(state: GameState, command: Command) -> bool:
     p = arena_fight.pending(fight)
     if command.seat == SYSTEM_SEAT:
         return p.chance is not None
-    return any(d.seat == command.seat and (d.command_type == command.type
-                                           or any(o.type == command.type for o in d.options or ()))
-               for d in p.decisions)
+    for d in p.decisions:
+        if d.seat == command.seat:
+            if d.command_type == command.type:
+                return True
+            for o in d.options or ():
+                if o.type == command.type:
+                    return True
+    return False

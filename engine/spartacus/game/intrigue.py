@@ -421,7 +421,7 @@ def play_scheme(tx: Tx, seat: int, card: str, target: int, supporters: tuple[int
 
 def scheme_names(state: GameState) -> list[str]:
     """Every scheme of the card set, by card (public: the set is known to all)."""
-    return sorted(c.id for c in state.cards.intrigue if c.type == "scheme")
+    return sorted([c.id for c in state.cards.intrigue if c.type == "scheme"])
 
 
 def request_support(tx: Tx, seat: int, card: str, target: int, asked: list[int],

@@ -161,7 +161,10 @@ class Sealed:
     answers: tuple[tuple[int, tuple], ...] = ()
 
     def answered(self, seat: int) -> bool:
-        return any(s == seat for s, _ in self.answers)
+        for s, _ in self.answers:
+            if s == seat:
+                return True
+        return False
 
     @property
     def complete(self) -> bool:
