@@ -394,11 +394,10 @@ def fight_command(tx: Tx, command: Command) -> None:
     its ``decide`` reached is put in place at once instead of folding them again here.
     """
     fight, events = arena_fight.decide_and_fold(active_fight(tx.state), command)
-    for e in events:
-        if folded_by_the_game(e.type):
-            for event in events:
-                tx.emit_event(event)
-            return
+    if any(folded_by_the_game(e.type) for e in events):
+        for event in events:
+            tx.emit_event(event)
+        return
     tx.emit_folded(events, with_fight(tx.state, fight))
 
 
