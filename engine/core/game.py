@@ -126,9 +126,10 @@ def match_decision(pending: Pending, command: Command) -> Optional[Decision]:
     for decision in mine:
         if decision.options is not None:
             # an answer picked from the listing is one of the options themselves
-            if any(opt is command for opt in decision.options) or any(
-                opt.type == command.type and dict(opt.args) == args for opt in decision.options
-            ):
+            for opt in decision.options:
+                if opt is command:
+                    return decision
+            if any(opt.type == command.type and dict(opt.args) == args for opt in decision.options):
                 return decision
             first_error = first_error or IllegalCommand(
                 f"{command.type} {args} is not among the legal options of {decision.id}"
@@ -145,9 +146,12 @@ def match_decision(pending: Pending, command: Command) -> Optional[Decision]:
 
 
 def _takes_type(decision: Decision, command_type: str) -> bool:
-    if decision.options is not None:
-        return any(opt.type == command_type for opt in decision.options)
-    return decision.command_type == command_type
+    if decision.options is None:
+        return decision.command_type == command_type
+    for opt in decision.options:
+        if opt.type == command_type:
+            return True
+    return False
 
 
 def step(rules: Rules, state: Any, command: Command) -> tuple[Any, list[Event]]:

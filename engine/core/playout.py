@@ -13,12 +13,16 @@ from engine.core.bots import choose, pick_decision
 from engine.core.chance import RESOLVE_CHANCE, draw_outcome
 from engine.core.errors import RuleViolation
 from engine.core.game import Rules, step
-from engine.core.types import SYSTEM_SEAT, Command, Event
+from engine.core.types import SYSTEM_SEAT, Command, Event, Pending
 
 
 def resolve_chance_command(rules: Rules, state: Any, randbelow: Callable[[int], int]) -> Optional[Command]:
     """The command resolving the pending chance, or ``None`` if none is pending."""
-    request = rules.pending(state).chance
+    return _chance_command(rules.pending(state), randbelow)
+
+
+def _chance_command(pending: Pending, randbelow: Callable[[int], int]) -> Optional[Command]:
+    request = pending.chance
     if request is None:
         return None
     return Command(SYSTEM_SEAT, RESOLVE_CHANCE, {"id": request.id, "outcome": draw_outcome(request, randbelow)})
@@ -37,9 +41,10 @@ def play_out(
     for _ in range(max_steps):
         if rules.outcome(state) is not None:
             return state, log
-        command = resolve_chance_command(rules, state, rng.randrange)
+        pending = rules.pending(state)
+        command = _chance_command(pending, rng.randrange)
         if command is None:
-            decision = pick_decision(rules.pending(state), None, rng)
+            decision = pick_decision(pending, None, rng)
             if decision is None:
                 raise RuntimeError("game is stuck: no outcome, no chance and no blocking decision")
             command = choose(decision, rng)

@@ -24,13 +24,15 @@ def evolve(record: R, **changes: Any) -> R:
 
     A name that is not a field raises ``TypeError``, as ``replace`` does.
     """
-    known = record.__dataclass_fields__  # type: ignore[attr-defined]
-    for name in changes:
-        if name not in known:
-            raise TypeError(f"{type(record).__name__} has no field {name!r}")
-    new = _new(record.__class__)
     attrs = record.__dict__.copy()
+    size = len(attrs)
     attrs.update(changes)
+    if len(attrs) != size:  # a name the record did not hold: look whether it is a field at all
+        known = record.__dataclass_fields__  # type: ignore[attr-defined]
+        for name in changes:
+            if name not in known:
+                raise TypeError(f"{type(record).__name__} has no field {name!r}")
+    new = _new(record.__class__)
     _set(new, "__dict__", attrs)
     return new
 

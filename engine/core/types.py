@@ -146,6 +146,7 @@ class Decision:
         return out
 
 
+@quick_init
 @dataclass(frozen=True)
 class Pending:
     """Everything the game is waiting for.
@@ -159,11 +160,11 @@ class Pending:
     chance: Optional["ChanceRequest"] = None  # noqa: F821 - defined in engine.core.chance
 
     def for_seat(self, seat: int) -> tuple[Decision, ...]:
-        return tuple(d for d in self.decisions if d.seat == seat)
+        return tuple([d for d in self.decisions if d.seat == seat])
 
     @property
     def blocking(self) -> tuple[Decision, ...]:
-        return tuple(d for d in self.decisions if d.mode != "free")
+        return tuple([d for d in self.decisions if d.mode != "free"])
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Mapping, Optional
 
 from engine.core.errors import RuleViolation
 from engine.core.types import Command, Decision
 from engine.pax import errors
 from engine.pax.card_set import Card
 from engine.pax.events import Recorder
-from engine.pax.state import PaxState, find, require_step, row_length, symbols
+from engine.pax.state import PaxState, find, require_step, row_length, symbol_counts, symbols
 
 #: Rulebook, Laying cards + income: "A player who laid no new cards gets 2 aurei base income".
 BASE_INCOME = 2
@@ -23,15 +23,16 @@ def lay_cost(already_laid: int) -> int:
     return already_laid
 
 
-def limit_problem(tableau: tuple[Card, ...], card: Card) -> Optional[RuleViolation]:
+def limit_problem(counts: Mapping[str, int], card: Card) -> Optional[RuleViolation]:
     """Rulebook, Land / Intrigue: "Land and intrigue are not added: only the row with the most
     symbols sets the number of armies and fleets allowed."  After laying, army symbols and fleet
     symbols must each stay within max(land, intrigue) symbols.  Bonus armies/fleets count only
-    at scoring, never here."""
+    at scoring, never here.  ``counts``: the symbols of the tableau the card joins, per category
+    (:func:`~engine.pax.state.symbol_counts`)."""
     if card.category not in ("army", "fleet"):
         return None
-    cap = max(symbols(tableau, "land"), symbols(tableau, "intrigue"))
-    after = symbols(tableau, card.category) + card.symbols
+    cap = max(counts["land"], counts["intrigue"])
+    after = counts[card.category] + card.symbols
     if after <= cap:
         return None
     error = errors.ArmyLimitExceeded if card.category == "army" else errors.FleetLimitExceeded
@@ -44,9 +45,20 @@ def lay_problem(state: PaxState, seat: int, card_id: object, cost: int) -> Optio
     card = find(state.hands[seat], card_id)
     if card is None:
         return errors.CardNotAvailable(f"{card_id!r} is not in your hand")
+    return _held_card_problem(state, seat, card, cost, symbol_counts(state.tableaux[seat]))
+
+
+def lay_problems(state: PaxState, seat: int, cost: int) -> dict[str, Optional[RuleViolation]]:
+    """:func:`lay_problem` of every card in ``seat``'s hand, the tableau's symbols counted once."""
+    counts = symbol_counts(state.tableaux[seat])
+    return {c.id: _held_card_problem(state, seat, c, cost, counts) for c in state.hands[seat]}
+
+
+def _held_card_problem(state: PaxState, seat: int, card: Card, cost: int,
+                       counts: Mapping[str, int]) -> Optional[RuleViolation]:
     if state.gold[seat] < cost:
         return errors.NotEnoughAurei(f"laying this card costs {cost} aurei")
-    return limit_problem(state.tableaux[seat], card)
+    return limit_problem(counts, card)
 
 
 def settle_primus(rec: Recorder, seat: int) -> None:
@@ -91,15 +103,15 @@ def lay_decision(state: PaxState) -> Decision:
     laid = len(state.laid_this_turn)
     cost = lay_cost(laid)
     stop = Command(seat, "take_income", {})
-    problems = {c.id: lay_problem(state, seat, c.id, cost) for c in state.hands[seat]}
-    options = tuple(
-        Command(seat, "lay_card", {"card": c.id})
-        for c in state.hands[seat] if problems[c.id] is None
-    ) + (stop,)
-    blocked = {"hand": len(state.hands[seat]),
-               "aurei": sum(isinstance(e, errors.NotEnoughAurei) for e in problems.values()),
-               "limit": sum(isinstance(e, (errors.ArmyLimitExceeded, errors.FleetLimitExceeded))
-                            for e in problems.values())}
+    problems = lay_problems(state, seat, cost)
+    options = tuple([Command(seat, "lay_card", {"card": c.id}) for c in state.hands[seat] if problems[c.id] is None])
+    options += (stop,)
+    blocked = {"hand": len(state.hands[seat]), "aurei": 0, "limit": 0}
+    for problem in problems.values():
+        if isinstance(problem, errors.NotEnoughAurei):
+            blocked["aurei"] += 1
+        elif isinstance(problem, (errors.ArmyLimitExceeded, errors.FleetLimitExceeded)):
+            blocked["limit"] += 1
     price = "is free" if cost == 0 else f"costs {cost} {'aureus' if cost == 1 else 'aurei'}"
     prompt = (f"Lay a card from your hand (this one {price}), or stop laying and take your income."
               if len(options) > 1 else

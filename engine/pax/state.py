@@ -78,7 +78,11 @@ class PaxState:
 
 def symbols(cards: Iterable[Card], category: str) -> int:
     """Symbols of one category.  Rulebook, Winner: "what counts is always the number of symbols"."""
-    return sum(c.symbols for c in cards if c.category == category)
+    total = 0
+    for c in cards:  # a plain loop: asked on every step, and cheaper than a generator
+        if c.category == category:
+            total += c.symbols
+    return total
 
 
 def symbol_counts(cards: Iterable[Card]) -> dict[str, int]:
@@ -97,16 +101,19 @@ def row_length(cards: Iterable[Card], category: str) -> int:
 
 def legion_value(cards: Iterable[Card]) -> int:
     """Rulebook, End of round: "the most valuable cards (highest sum of aurei)"."""
-    return sum(c.price for c in cards)
+    return sum([c.price for c in cards])
 
 
 def find(cards: Iterable[Card], card_id: object) -> Optional[Card]:
-    return next((c for c in cards if c.id == card_id), None)
+    for c in cards:
+        if c.id == card_id:
+            return c
+    return None
 
 
 def without(cards: tuple[Card, ...], card_id: str) -> tuple[Card, ...]:
     """``cards`` minus the one card with ``card_id`` (order kept)."""
-    return tuple(c for c in cards if c.id != card_id)
+    return tuple([c for c in cards if c.id != card_id])
 
 
 def replace_at(items: tuple, index: int, value) -> tuple:

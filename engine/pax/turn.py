@@ -105,10 +105,10 @@ def open_destinations(state: PaxState) -> list[str]:
             if d in state.dest_left and not (d == "hand" and hand_closed(state))]
 
 
-def _assign_commands(state: PaxState, card_id: str) -> list[Command]:
+def _assign_commands(state: PaxState, card_id: str, open_: list[str]) -> list[Command]:
     seat = state.active_seat
     out = []
-    for dest in open_destinations(state):
+    for dest in open_:
         if dest == "legion":
             out += [Command(seat, "assign_card", {"card": card_id, "to": "legion", "legion": n})
                     for n in range(1, len(state.legions) + 1)]
@@ -127,7 +127,7 @@ def assign_decision(state: PaxState) -> Decision:
     seat = state.active_seat
     drawn = state.limbo[seat]
     open_ = open_destinations(state)
-    options = tuple(cmd for card in drawn for cmd in _assign_commands(state, card.id))
+    options = tuple([cmd for card in drawn for cmd in _assign_commands(state, card.id, open_)])
     fallback = next((d for d in ("hand", "deck") if d in open_), "legion")
     default_args = {"card": drawn[0].id, "to": fallback}
     if fallback == "legion":
@@ -208,17 +208,17 @@ def buy_decision(state: PaxState) -> Decision:
     Private: which legions are affordable follows from the player's hidden aurei."""
     seat = state.active_seat
     skip = Command(seat, "skip_buy", {})
+    # each legion with cards, priced once: those the player can pay for are the ones buy_problem allows
+    prices = {n: buy_price(state, seat, n) for n in range(1, len(state.legions) + 1) if state.legions[n - 1]}
     options = tuple(
-        Command(seat, "buy_legion", {"legion": n}) for n in range(1, len(state.legions) + 1)
-        if buy_problem(state, seat, n) is None
+        Command(seat, "buy_legion", {"legion": n}) for n, price in prices.items() if price <= state.gold[seat]
     ) + (skip,)
     return Decision(
         id=f"buy:{state.turn}", seat=seat, mode="turn",
         prompt="Buy all the cards under one legion, or buy nothing.",
         prompt_key="pax.buy", prompt_args={},
         options=options, default=skip, private=True,
-        context={"prices": {str(n): buy_price(state, seat, n) for n in range(1, len(state.legions) + 1)
-                            if state.legions[n - 1]}},
+        context={"prices": {str(n): price for n, price in prices.items()}},
     )
 
 

@@ -63,7 +63,7 @@ def _set_track(state: State, track: int, groups) -> State:
 
 
 def _remove_group(state: State, track: int, seat: int) -> State:
-    return _set_track(state, track, tuple(g for g in state.tracks[track] if g.seat != seat))
+    return _set_track(state, track, tuple([g for g in state.tracks[track] if g.seat != seat]))
 
 
 def _forum_add(state: State, seat: int, resource: str, amount: int) -> State:
@@ -138,9 +138,11 @@ def _order_determined(state: State, d: Mapping[str, Any]) -> State:
 def _die_placed(state: State, d: Mapping[str, Any]) -> State:
     seat, track = d["seat"], track_index(d["track"])
     at = placement.Landing(d["section"], tuple(d["pushes"]), d["joins"])
-    state = _set_track(state, track, placement.place(state.tracks[track], seat, d["value"], at))
-    state = state.with_player(seat, unplaced=_without_one(state.player(seat).unplaced, d["value"]))
-    return evolve(state, turn_placed=True)
+    tracks = list(state.tracks)
+    tracks[track] = placement.place(tracks[track], seat, d["value"], at)
+    players = list(state.players)
+    players[seat] = evolve(players[seat], unplaced=_without_one(players[seat].unplaced, d["value"]))
+    return evolve(state, tracks=tuple(tracks), players=tuple(players), turn_placed=True)
 
 
 def _placement_passed(state: State, d: Mapping[str, Any]) -> State:

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Optional
 from engine.core import schema as schema_mod
 from engine.core.chance import RESOLVE_CHANCE, ChanceRequest, Dice, Shuffle, check_outcome
 from engine.core.errors import GameOver, IllegalCommand, NoSuchDecision, RuleViolation
+from engine.core.lazy import LazyMapping
 from engine.core.memo import once_per_state
 from engine.core.types import SYSTEM_SEAT, Command, Decision, Event, Pending
 from engine.rom import effects, placement, scoring
@@ -201,31 +202,36 @@ def _exceed_cards(state: State, seat: int) -> list[tuple[str, tuple[str, ...]]]:
 
 
 @once_per_state
-def placements(state: State, seat: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """Every legal placement of ``seat`` now, each with its preview: (args, preview).
+def placements(state: State, seat: int) -> list[tuple[dict[str, Any], placement.Landing]]:
+    """Every legal placement of ``seat`` now, each with where its die lands: (args, landing).
 
     Dice of one value are interchangeable, so a placement names a value, not a die.
     Highest values first, tracks in board order.
     """
     out = []
     exceed = None
+    sections = state.cards.sections
     for value in sorted(set(state.player(seat).unplaced), reverse=True):
         for t, name in enumerate(TRACKS):
             groups = state.tracks[t]
-            at, why = placement.landing(groups, seat, value, state.cards.sections)
+            at, why = placement.landing(groups, seat, value, sections)
             if at is not None:
-                out.append(({"value": value, "track": name}, _preview(value, name, at)))
+                out.append(({"value": value, "track": name}, at))
             elif why == placement.HIGHER_THAN_NEIGHBOUR:
                 exceed = _exceed_cards(state, seat) if exceed is None else exceed
-                at = placement.landing(groups, seat, value, state.cards.sections, may_exceed=True)[0]
+                at = placement.landing(groups, seat, value, sections, may_exceed=True)[0]
                 for cid, provinces in exceed:
-                    args = {"value": value, "track": name, "card": cid, "provinces": list(provinces)}
-                    out.append((args, {**_preview(value, name, at), "card": cid}))
+                    out.append(({"value": value, "track": name, "card": cid, "provinces": list(provinces)}, at))
     return out
 
 
-def _preview(value: int, track: str, at: placement.Landing) -> dict[str, Any]:
-    return {"value": value, "track": track, "section": at.section + 1, "pushes": list(at.pushes), "joins": at.joins}
+def _preview(args: dict[str, Any], at: placement.Landing) -> dict[str, Any]:
+    """What a placement does, for the player's page: where the die lands, whom it pushes."""
+    preview = {"value": args["value"], "track": args["track"], "section": at.section + 1,
+               "pushes": list(at.pushes), "joins": at.joins}
+    if "card" in args:
+        preview["card"] = args["card"]
+    return preview
 
 
 def _turn_decision(state: State) -> Decision:
@@ -244,7 +250,8 @@ def _turn_decision(state: State) -> Decision:
         )
     found = placements(state, seat)
     places = [Command(seat, "place_die", args) for args, _ in found]
-    context["placements"] = [preview for _, preview in found]
+    # the previews are for the player's page; a bot answering from the options never reads them
+    previews = LazyMapping(context, {"placements": lambda: [_preview(args, at) for args, at in found]})
     if places:
         plain = [c for c in places if "card" not in c.args]
         default = (plain or places)[0]
@@ -257,7 +264,7 @@ def _turn_decision(state: State) -> Decision:
     return Decision(
         id=f"place:{state.round}:{seat}:{left}", seat=seat, mode="turn", prompt=prompt,
         prompt_key="place_die", prompt_args={"round": state.round, "dice": list(me.unplaced)},
-        options=tuple(places) + tuple(acts) + extra, default=default, context=context,
+        options=tuple(places) + tuple(acts) + extra, default=default, context=previews,
     )
 
 
@@ -305,12 +312,12 @@ def market_budget(state: State, seat: int) -> int:
 def conquests(state: State, strength: int) -> list[list[str]]:
     """"He may conquer one or more provinces with a total strength of at most his legion's
     strength" (p. 5).  Every such choice, the empty one included, in row order."""
-    row = state.province_row
+    row = [(pid, state.province(pid).strength) for pid in state.province_row]
     out = []
     for size in range(len(row) + 1):
         for combo in combinations(row, size):
-            if sum(state.province(p).strength for p in combo) <= strength:
-                out.append(list(combo))
+            if sum([s for _pid, s in combo]) <= strength:
+                out.append([pid for pid, _s in combo])
     return out
 
 
@@ -619,17 +626,22 @@ def pending(state: State) -> Pending:
 
 
 def decide(state: State, command: Command) -> list[Event]:
-    return decide_and_fold(state, command)[1]
+    return _decide_and_fold(state, command, matched=False)[1]
 
 
 def decide_and_fold(state: State, command: Command) -> tuple[State, list[Event]]:
-    """``decide``, also returning the state its events fold to (folded once, here)."""
+    """``decide`` for a command the kernel has matched to an open decision, also returning
+    the state its events fold to (folded once, here)."""
+    return _decide_and_fold(state, command, matched=True)
+
+
+def _decide_and_fold(state: State, command: Command, *, matched: bool) -> tuple[State, list[Event]]:
     if state.phase == "over":
         raise GameOver("the game has ended")
     if command.seat == SYSTEM_SEAT:
         events = _decide_chance(state, command)
     else:
-        events = _decide_player(state, command)
+        events = _decide_player(state, command, matched)
     for event in events:
         state = apply(state, event)
     state, automatic = settle(state)
@@ -669,7 +681,10 @@ _FAMILIES = {
 }
 
 
-def _decide_player(state: State, command: Command) -> list[Event]:
+def _decide_player(state: State, command: Command, matched: bool) -> list[Event]:
+    """The events of a player's ``command``; ``matched``: the kernel has found it among the
+    options of an open decision (or valid against its schema), so only the rules' own checks
+    of a schema answer remain."""
     now = pending(state)
     if now.chance is not None:
         raise NotYourTurn("the game is waiting for chance to be resolved")
@@ -684,14 +699,15 @@ def _decide_player(state: State, command: Command) -> list[Event]:
     decision = fitting[0]
     args = dict(command.args)
     if decision.options is not None:
-        if not any(o.type == command.type and dict(o.args) == args for o in decision.options):
+        if not matched and not any(o.type == command.type and dict(o.args) == args for o in decision.options):
             raise _diagnose(state, command) or IllegalCommand(
                 f"{command.type} {args} is not among the legal options of {decision.id}")
     else:
         problem = _diagnose(state, command)
         if problem is not None:
             raise problem
-        schema_mod.validate(decision.schema or {}, args)
+        if not matched:
+            schema_mod.validate(decision.schema or {}, args)
     return _HANDLERS[command.type](state, command.seat, args)
 
 

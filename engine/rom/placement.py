@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from engine.core.records import quick_init
 from engine.rom.state import Group
 
 
+@quick_init
 @dataclass(frozen=True)
 class Landing:
     """The section (0-based) the die lands in, the seats whose groups it pushes one
@@ -51,7 +53,7 @@ def landing(groups: tuple[Group, ...], seat: int, value: int, sections: int,
         return None, TRACK_FULL
     for i, group in enumerate(groups):
         if value < group.dice[0]:
-            return Landing(i, tuple(g.seat for g in groups[i:]), False), None
+            return Landing(i, tuple([g.seat for g in groups[i:]]), False), None
     return Landing(len(groups), (), False), None
 
 

@@ -86,7 +86,7 @@ class RomRules:
         detail = {
             "tiebreak": thaw(tiebreak),
             "tiebreak_order": ["vp", "provinces", "arena_cost_in_hand"],
-            "scoring": views.view(state, None)["scoring"],
+            "scoring": views.scoring(state),
         }
         return Outcome(winners=tuple(winners), ranking=tuple(ranking), scores=scores, detail=detail)
 

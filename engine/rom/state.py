@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from engine.core.records import evolve
+from engine.core.records import evolve, quick_init
 from engine.rom.carddata import CardSet, Province, SenateCard
 from engine.rom.vocabulary import RESOURCES, TRACKS
 
@@ -22,6 +22,7 @@ MILITARY, SENATE, BLACK_MARKET = range(3)
 PHASES = ("setup", "roll", "order", "placement", "resolution", "scoring", "arena", "final", "cleanup", "over")
 
 
+@quick_init
 @dataclass(frozen=True)
 class Group:
     """The dice of one player in one section of a track, left to right."""

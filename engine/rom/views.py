@@ -80,7 +80,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "map": {pid: state.owner_of_province(pid) for pid in state.in_game_provinces
                 if state.owner_of_province(pid) is not None},
         "players": players,
-        "scoring": [{"event": kind, **thaw(data)} for kind, data in state.scores_log],
+        "scoring": scoring(state),
     }
     if state.phase == "resolution" and state.tracks[2] and state.market_spent:
         out["market_spent"] = state.market_spent
@@ -95,6 +95,11 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         winners, ranking, tiebreak = state.result
         out["outcome"] = {"winners": list(winners), "ranking": list(ranking), "tiebreak": thaw(tiebreak)}
     return out
+
+
+def scoring(state: State) -> list[dict[str, Any]]:
+    """Every scoring so far (forum, arena, senate cards, regions) with the points it gave."""
+    return [{"event": kind, **thaw(data)} for kind, data in state.scores_log]
 
 
 def visible(event: Event, viewer: Viewer) -> Optional[dict[str, Any]]:

@@ -72,13 +72,21 @@ class Board:
         """
         return _reachable(self, start, steps, frozenset(blocked))
 
+    def destinations(self, start: Hex, steps: int,
+                     blocked: Iterable[Hex] = ()) -> tuple[tuple[Hex, tuple[Hex, ...]], ...]:
+        """:meth:`reachable` as ``(hex, path)`` pairs in the board's :attr:`ordered` order, the
+        order in which moves are offered.  The same few positions recur all fight long, so
+        each answer is kept."""
+        return _destinations(self, start, steps, frozenset(blocked))
+
     def _search(self, start: Hex, steps: int, block: frozenset) -> Mapping[Hex, tuple[Hex, ...]]:
+        around = _neighbour_table(self)
         paths: dict[Hex, tuple[Hex, ...]] = {start: ()}
         frontier = [start]
         for _ in range(steps):
             nxt = []
             for hex_ in frontier:
-                for n in self.neighbours(hex_):
+                for n in around[hex_]:
                     if n not in paths and n not in block:
                         paths[n] = paths[hex_] + (n,)
                         nxt.append(n)
@@ -109,9 +117,22 @@ class Board:
         return "\n".join(lines)
 
 
+@functools.lru_cache(maxsize=8)
+def _neighbour_table(board: Board) -> Mapping[Hex, tuple[Hex, ...]]:
+    """Every hex's :meth:`Board.neighbours`, worked out once per board."""
+    return {h: board.neighbours(h) for h in board.hexes}
+
+
 @functools.lru_cache(maxsize=4096)
 def _reachable(board: Board, start: Hex, steps: int, blocked: frozenset) -> Mapping[Hex, tuple[Hex, ...]]:
     return board._search(start, steps, blocked)
+
+
+@functools.lru_cache(maxsize=4096)
+def _destinations(board: Board, start: Hex, steps: int,
+                  blocked: frozenset) -> tuple[tuple[Hex, tuple[Hex, ...]], ...]:
+    paths = _reachable(board, start, steps, blocked)
+    return tuple([(h, paths[h]) for h in board.ordered if h in paths])
 
 
 def oval(name: str, half_length: int, radius: int, start_offset: int) -> Board:

@@ -58,14 +58,13 @@ def attack_args_from(state: FightState, index: int, position: Hex) -> list[dict]
 def _attacks_at(gap: int, reach: int, powers: tuple[Power, ...]) -> list[dict]:
     """:func:`attack_args_from` at ``gap`` hexes from the opponent, for a fighter with this
     normal ``reach`` and these speed-attack ``powers`` (the same from every hex of a turn)."""
-    out = []
-    if gap <= reach:
-        out.append({"style": "normal"})
-    seen = set()
-    for power in powers:
-        if gap <= power.p("range") and power.source not in seen:
-            seen.add(power.source)
-            out.append({"style": "speed", "source": power.source})
+    out = [{"style": "normal"}] if gap <= reach else []
+    if powers:
+        seen = set()
+        for power in powers:
+            if gap <= power.p("range") and power.source not in seen:
+                seen.add(power.source)
+                out.append({"style": "speed", "source": power.source})
     return out
 
 
@@ -77,8 +76,7 @@ def moves(state: FightState, index: int) -> list[tuple[Hex, tuple[Hex, ...]]]:
     """Destinations (with a shortest path) for fighter ``index``: "a fighter may move at most
     as many hexes as it has speed dice" (Bewegen), never onto or through its opponent."""
     side = state.sides[index]
-    paths = state.board.reachable(side.position, side.speed, blocked=(state.other(index).position,))
-    return [(h, paths[h]) for h in state.board.ordered if h in paths]
+    return list(state.board.destinations(side.position, side.speed, blocked=(state.other(index).position,)))
 
 
 def move_command(seat: int, dest: Hex, path: tuple[Hex, ...]) -> Command:
@@ -118,8 +116,8 @@ def turn_commands(state: FightState) -> tuple[Command, ...]:
             move = move_command(seat, dest, path)
             out.append(move)
             if fresh:
-                out.extend(Command(seat, "move", {**move.args, "attack": args})
-                           for args in _attacks_at(distance(dest, opponent), reach, powers))
+                for args in _attacks_at(distance(dest, opponent), reach, powers):
+                    out.append(Command(seat, "move", {**move.args, "attack": args}))
     out.append(Command(seat, "end_turn", {}))
     return tuple(out)
 

@@ -7,7 +7,7 @@ data carries everything the fold needs (dice, chosen hexes, the powers spent), a
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from engine.core.types import Event
 from engine.spartacus.arena.combat import sort_high, zeros
@@ -44,11 +44,12 @@ def is_fight_event(event: Event) -> bool:
 
 
 class Recorder:
-    """The events decided so far, folded into ``state`` as they are recorded."""
+    """The events decided so far, folded into ``state`` as they are recorded (``events``:
+    any recorded before, already folded into ``state``)."""
 
-    def __init__(self, state: FightState) -> None:
+    def __init__(self, state: FightState, events: Iterable[Event] = ()) -> None:
         self.state = state
-        self.events: list[Event] = []
+        self.events: list[Event] = list(events)
 
     def record(self, event_type: str, data: Mapping[str, Any]) -> None:
         event = Event(event_type, {"fight": self.state.fight_id, **data}, EVENT_VERSIONS[event_type])

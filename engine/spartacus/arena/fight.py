@@ -86,7 +86,9 @@ def decide(state: FightState, command: Command) -> list[Event]:
 
 
 def decide_and_fold(state: FightState, command: Command) -> tuple[FightState, list[Event]]:
-    """:func:`decide`, also returning the fight state the events fold to (folded once)."""
+    """:func:`decide` for a command already matched to one of the fight's open decisions (a
+    host game's or the kernel's match), also returning the fight state the events fold to
+    (folded once)."""
     return flow.decide_and_fold(state, command)
 
 

@@ -58,14 +58,21 @@ _ROMAN = ("I", "II")
 @once_per_state
 def pending(state: FightState) -> Pending:
     """Open decisions and/or the chance to resolve, after every automatic step."""
-    return _pending_now(advanced(state))
+    return _pending_now(_advanced(state)[0])
 
 
 def advanced(state: FightState) -> FightState:
     """The state after every automatic step (what the next command will meet)."""
+    return _advanced(state)[0]
+
+
+@once_per_state
+def _advanced(state: FightState) -> tuple[FightState, tuple[Event, ...]]:
+    """:func:`advanced`, with the events of those steps: taken once for :func:`pending`
+    and for the command that answers it, which records them first."""
     rec = Recorder(state)
     advance(rec)
-    return rec.state
+    return rec.state, tuple(rec.events)
 
 
 @once_per_state
@@ -329,14 +336,18 @@ def _dice_line(dice) -> str:
 
 def decide(state: FightState, command: Command) -> list[Event]:
     """The events ``command`` causes, through to the next chance or unplanned decision."""
+    now = advanced(state)
+    if now.result is None and command.seat != SYSTEM_SEAT:
+        match_decision(_pending_now(now), command)
     return decide_and_fold(state, command)[1]
 
 
 def decide_and_fold(state: FightState, command: Command) -> tuple[FightState, list[Event]]:
-    """``decide``, also returning the state its recorder folded the events into."""
-    rec = Recorder(state)
-    advance(rec)
-    now = rec.state
+    """``decide`` for a command already matched to an open decision of the fight (as the
+    kernel and the host game match every command), also returning the state its recorder
+    folded the events into."""
+    now, automatic = _advanced(state)
+    rec = Recorder(now, automatic)
     if now.result is not None:
         raise GameOver("the fight is over")
     if command.seat == SYSTEM_SEAT:
@@ -347,7 +358,6 @@ def decide_and_fold(state: FightState, command: Command) -> tuple[FightState, li
             raise BadArguments(f"chance {command.args.get('id')!r} is not the pending {request.id!r}")
         _resolve_chance(rec, check_outcome(request, command.args.get("outcome")), request.id)
     else:
-        match_decision(_pending_now(now), command)
         _answer(rec, command)
     advance(rec)
     return rec.state, rec.events

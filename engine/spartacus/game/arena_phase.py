@@ -268,6 +268,9 @@ def plan_decisions(state: GameState) -> list[Decision]:
     """A fight plan, set when accepting the invitation and changeable until the fight begins:
     it answers the fight's decisions (the ones its settings do not leave to ``"ask"``), so a
     fight needs no more mail.  A free action: it blocks nobody, and only its dominus sees it."""
+    seats = plan_seats(state)
+    if not seats:
+        return []
     own = {seat: thaw(plan) for seat, plan in state.fight_plans}
     return [Decision(
         id=f"fight_plan:{seat}", seat=seat, mode="free",
@@ -275,7 +278,7 @@ def plan_decisions(state: GameState) -> list[Decision]:
         default=Command(seat, "set_fight_plan", DEFAULT_PLAN.to_json()), command_type="set_fight_plan",
         schema=PLAN_SCHEMA, prompt_key="fight_plan",
         context={"plan": own.get(seat), "default_plan": DEFAULT_PLAN.to_json(), "presets": PLAN_PRESETS},
-    ) for seat in plan_seats(state)]
+    ) for seat in seats]
 
 
 def choose_plan(tx: Tx, c: Command) -> None:
@@ -408,6 +411,11 @@ def is_fight_command(state: GameState, command: Command) -> bool:
     p = arena_fight.pending(fight)
     if command.seat == SYSTEM_SEAT:
         return p.chance is not None
-    return any(d.seat == command.seat and (d.command_type == command.type
-                                           or any(o.type == command.type for o in d.options or ()))
-               for d in p.decisions)
+    for d in p.decisions:
+        if d.seat == command.seat:
+            if d.command_type == command.type:
+                return True
+            for o in d.options or ():
+                if o.type == command.type:
+                    return True
+    return False

@@ -191,7 +191,10 @@ class CardSet:
         return [f"{c.id}#{n}" for c in self.market for n in range(1, c.count + 1)]
 
     def has_moment(self, moment: str) -> bool:
-        return any(moment in c.moments for c in self.intrigue)
+        for c in self.intrigue:
+            if moment in c.moments:
+                return True
+        return False
 
 
 def card_key(instance: str) -> str:

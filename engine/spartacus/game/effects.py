@@ -52,7 +52,7 @@ def candidates(state: GameState, seat: int, kind: str) -> tuple[str, ...]:
         return ()
     p = state.player(seat)
     arena_cards = _in_arena(state)
-    return tuple(a.id for a in p.assets if matches_kind(a.kind, kind) and a.ready and a.id not in arena_cards)
+    return tuple([a.id for a in p.assets if matches_kind(a.kind, kind) and a.ready and a.id not in arena_cards])
 
 
 def _in_arena(state: GameState) -> set[str]:

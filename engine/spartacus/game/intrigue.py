@@ -20,8 +20,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional
 
+from engine.core.memo import once_per_state
 from engine.core.types import Command, Decision
 from engine.spartacus.game import effects, ledger, windows
+from engine.spartacus.game.cards import CardSet, card_key
 from engine.spartacus.game.errors import IllegalCommand, NotEnoughGold, NotEnoughInfluence, NotYourCard
 from engine.spartacus.game.state import GameState, Play, SupportRequest
 from engine.spartacus.game.tx import Tx
@@ -263,20 +265,21 @@ def free_decisions(state: GameState) -> list[Decision]:
     every phase.  It blocks nobody.  Every dominus holding cards has it, whether or not a
     guard is among them (the hand's size is public, its cards are not), so its existence
     tells nobody anything; its options, the guards in hand, may be none (``private``)."""
-    out = []
-    for p in state.players:
-        if not p.hand:
-            continue
-        guards = tuple(c for c in p.hand if state.cards.intrigue_card(c).type == "guard")
-        out.append(_guard_decision(p.seat, guards))
-    return out
+    guards = _guard_keys(state.cards)
+    return [_guard_decision(p.seat, p.hand, guards) for p in state.players if p.hand]
+
+
+@once_per_state
+def _guard_keys(cards: CardSet) -> frozenset[str]:
+    """The guards among the intrigue cards (frozen data, found by identity like a state)."""
+    return frozenset(c.id for c in cards.intrigue if c.type == "guard")
 
 
 @lru_cache(maxsize=1024)
-def _guard_decision(seat: int, guards: tuple[str, ...]) -> Decision:
-    """The guard-placing decision of ``seat`` holding ``guards``: asked on every step, and
-    the same few recur, so each is built once."""
-    options = tuple(Command(seat, "place_guard", {"card": c}) for c in guards)
+def _guard_decision(seat: int, hand: tuple[str, ...], guards: frozenset[str]) -> Decision:
+    """The guard-placing decision of ``seat`` holding ``hand``: asked on every step, and
+    the same few hands recur, so each is built once."""
+    options = tuple(Command(seat, "place_guard", {"card": c}) for c in hand if card_key(c) in guards)
     return Decision(
         id=f"place_guard:{seat}", seat=seat, mode="free",
         prompt="Put a guard from your hand on your table (you may, at any time).",
@@ -418,7 +421,7 @@ def play_scheme(tx: Tx, seat: int, card: str, target: int, supporters: tuple[int
 
 def scheme_names(state: GameState) -> list[str]:
     """Every scheme of the card set, by card (public: the set is known to all)."""
-    return sorted(c.id for c in state.cards.intrigue if c.type == "scheme")
+    return sorted([c.id for c in state.cards.intrigue if c.type == "scheme"])
 
 
 def request_support(tx: Tx, seat: int, card: str, target: int, asked: list[int],

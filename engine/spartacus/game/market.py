@@ -193,8 +193,9 @@ def free_decisions(s: GameState) -> list[Decision]:
         return []
     out = []
     open_seats = [p.seat for p in s.players if not p.gold_hidden]
+    ready = {seat: tradeable(s, seat) for seat in open_seats}
     for seat in open_seats:
-        mine = tradeable(s, seat)
+        mine = ready[seat]
         if mine:
             out.append(Decision(
                 id=f"sell_to_bank:{s.round}:{seat}", seat=seat, mode="free",
@@ -203,13 +204,13 @@ def free_decisions(s: GameState) -> list[Decision]:
                 options=tuple(Command(seat, "sell_to_bank", {"card": c}) for c in mine), prompt_key="sell_to_bank",
             ))
         partners = [x for x in open_seats if x != seat]
-        theirs = sorted({c for x in partners for c in tradeable(s, x)})
+        theirs = sorted({c for x in partners for c in ready[x]})
         if partners and (mine or theirs):
             # the default is a legal offer: one of my cards for nothing, else one of theirs
             if mine:
                 default = {"to": partners[0], "give": [mine[0]], "take": [], "gold": 0}
             else:
-                owner = next(x for x in partners if theirs[0] in tradeable(s, x))
+                owner = next(x for x in partners if theirs[0] in ready[x])
                 default = {"to": owner, "give": [], "take": [theirs[0]], "gold": 0}
             out.append(Decision(
                 id=f"propose_trade:{s.round}:{seat}", seat=seat, mode="free",
@@ -228,7 +229,7 @@ def free_decisions(s: GameState) -> list[Decision]:
                         prompt_args={"offer": o.id, "partner": o.frm},
                     ))
                 if o.frm in open_seats:
-                    schema = _trade_schema(seat, [o.frm], mine, tradeable(s, o.frm), s)
+                    schema = _trade_schema(seat, [o.frm], mine, ready[o.frm], s)
                     schema["properties"] = {k: v for k, v in schema["properties"].items() if k != "to"}
                     schema["properties"]["offer"] = {"type": "integer", "enum": [o.id]}
                     schema["required"] = ["offer", "give", "take", "gold"]

@@ -168,11 +168,18 @@ class Sealed:
     answers: tuple[tuple[int, tuple], ...] = ()
 
     def answered(self, seat: int) -> bool:
-        return any(s == seat for s, _ in self.answers)
+        for s, _ in self.answers:
+            if s == seat:
+                return True
+        return False
 
     @property
     def complete(self) -> bool:
-        return all(self.answered(s) for s in self.seats)
+        answered = {s for s, _ in self.answers}
+        for s in self.seats:
+            if s not in answered:
+                return False
+        return True
 
     def answer(self, seat: int) -> dict:
         """The seat's answer as the JSON object it submitted (lists thawed back to lists)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from engine.core.memo import once_per_state
 from engine.spartacus.game.cards import card_key
 from engine.spartacus.game.state import GameState, Play, Resolution, ready_count, thaw
 from engine.spartacus.game.tx import Tx
@@ -92,12 +93,26 @@ def could_answer(state: GameState, moment: str, seat: int, *, about: int = -1, s
 def _all_copies_face_up(state: GameState, card: str, count: int) -> bool:
     """Every copy of ``card`` lies face up (the discard pile, cards on their way to it): nobody
     can hold one, as the whole table can count."""
-    copy = card + "#"  # an instance is "<card>#<n>": card_key(c) == card, without a call per card
-    seen = sum(1 for c in state.intrigue_discard if c == card or c.startswith(copy))
-    seen += sum(1 for w in state.windows if w.subject is not None and w.subject.kind == "reaction"
-                and card_key(w.subject.card) == card)
-    seen += sum(1 for r in state.resolutions if r.source == "reaction" and card_key(r.card) == card)
-    return seen >= count
+    return _face_up(state).get(card, 0) >= count
+
+
+@once_per_state
+def _face_up(state: GameState) -> dict[str, int]:
+    """The copies of each intrigue card lying face up, counted once for every seat and card a
+    window asks about."""
+    seen: dict[str, int] = {}
+    for c in state.intrigue_discard:
+        key = card_key(c)
+        seen[key] = seen.get(key, 0) + 1
+    for w in state.windows:
+        if w.subject is not None and w.subject.kind == "reaction":
+            key = card_key(w.subject.card)
+            seen[key] = seen.get(key, 0) + 1
+    for r in state.resolutions:
+        if r.source == "reaction":
+            key = card_key(r.card)
+            seen[key] = seen.get(key, 0) + 1
+    return seen
 
 
 def open_window(tx: Tx, moment: str, first: int, *, exclude: tuple[int, ...] = (), about: int = -1,
