@@ -87,7 +87,10 @@ def serve(tree: Path, app_spec: str, database_url: str, tmp: Path, name: str) ->
 
         create_table(database_url)
     port = _free_port()
-    proc = subprocess.Popen([*GUNICORN, "--bind", f"127.0.0.1:{port}", "--chdir", str(tree), app_spec], env=env)
+    # started in the tree: ``python -m`` puts the working directory first on sys.path, ahead
+    # of PYTHONPATH, so a server started elsewhere would import that directory's code
+    proc = subprocess.Popen([*GUNICORN, "--bind", f"127.0.0.1:{port}", "--chdir", str(tree), app_spec], env=env,
+                            cwd=tree)
     try:
         deadline = time.monotonic() + 60
         while True:
