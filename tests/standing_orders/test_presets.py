@@ -87,8 +87,9 @@ def test_presets_refuse_what_does_not_fit(ann, bob, make_client):
                           idempotent=True), 422)
     assert_error(bob.post("standing-orders/presets", json={"preset": "bid_zero_unless", "game_id": game_id,
                                                            "lot_types": ["chariot"]}, idempotent=True), 422)
-    assert_error(bob.post("standing-orders/presets", json={"preset": "windows_not_about_me", "game_id": game_id},
-                          idempotent=True), 422, "invalid_preset")
+    for spartacus_only in ("windows_not_about_me", "defend_me"):
+        assert_error(bob.post("standing-orders/presets", json={"preset": spartacus_only, "game_id": game_id},
+                              idempotent=True), 422, "invalid_preset")
     cat = make_client("cat")
     assert_error(cat.post("standing-orders/presets", json={"preset": "pass_this_phase", "game_id": game_id},
                           idempotent=True), 403, "not_seated")
