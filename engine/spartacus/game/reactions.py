@@ -30,11 +30,12 @@ passes.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 from engine.core.types import Command, Decision
 from engine.spartacus.game import effects, windows
-from engine.spartacus.game.state import GameState, Play, Window, freeze, thaw
+from engine.spartacus.game.state import GameState, Play, Window, thaw
 from engine.spartacus.game.tx import Tx
 
 
@@ -102,7 +103,12 @@ def answers(state: GameState, w: Window, seat: int) -> list[Command]:
 
 def together(state: GameState) -> bool:
     """Does the game ask a window's seats at once (option ``reactions: together``)?"""
-    return state.option("reactions", "in_turn") == "together"
+    return _together(state.options)
+
+
+@lru_cache(maxsize=64)
+def _together(options: tuple) -> bool:
+    return dict(options).get("reactions", "in_turn") == "together"
 
 
 def decisions(state: GameState) -> list[Decision]:
