@@ -14,6 +14,7 @@ from typing import Any, Optional
 from engine.core.types import Event, Viewer
 from engine.spartacus.arena import fight as arena_fight
 from engine.spartacus.game.cards import card_key
+from engine.spartacus.game.reactions import together
 from engine.spartacus.game.state import GameState, Window, thaw
 
 
@@ -136,7 +137,7 @@ def _window_view(state: GameState, w: Window, viewer: Viewer) -> dict:
     ``reactions: together``, what a seat answered only to that seat."""
     out = {"id": w.id, "moment": w.moment, "asked": list(w.order), "subject": _play_public(w.subject),
            "about": w.about}
-    if state.option("reactions", "in_turn") == "together":
+    if together(state):
         answered = [a[0] for a in w.answers]
         out.update(together=True, round=w.round,
                    waiting_for=[s for s in w.order if s not in answered], answered=answered)
