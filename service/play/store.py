@@ -12,7 +12,10 @@ Reads fold events onto the newest usable snapshot, so loading a long game costs 
 as much as loading a short one.  Snapshots are pickles of the folded state tagged with
 the ``rules_version`` of the code that folded them; one written by other rules, or one
 that no longer unpickles, is skipped and the events are replayed instead: snapshots are
-a cache, never the truth.  They are written by this process only, from its own folds,
+a cache, never the truth.  Events recorded by earlier rules are folded as the game's
+upcaster (:mod:`engine.core.upcast`) rewrites them into today's vocabulary; a new
+``rules_version`` leaves the old snapshots unused, so such a game is folded afresh from
+its events once.  Snapshots are written by this process only, from its own folds,
 which is what makes unpickling them acceptable.
 
 Folded states are also kept in a small in-process cache keyed by ``(game_id, version,
@@ -43,6 +46,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from engine import registry
 from engine.core.game import Rules, replay, step
 from engine.core.types import Command, Event
+from engine.core.upcast import upcast
 from service.plumbing.db import Game, Snapshot, StoredEvent, utcnow
 from service.plumbing.errors import LostRace
 
@@ -238,7 +242,9 @@ def load_state_at(session: Session, game: Game, seq: int, *, rules: Optional[Rul
     if state is None:
         base_seq, state = 0, rules.initial_state(game.seat_count, game.options)
     events = load_events(session, game.id, after=base_seq, upto=seq)
-    state = replay(rules, state, (r.event for r in events if not r.event.type.startswith(SERVICE_EVENT_PREFIX)))
+    # events recorded by earlier rules are read in today's vocabulary (engine.core.upcast)
+    state = replay(rules, state, upcast(rules, (r.event for r in events
+                                                if not r.event.type.startswith(SERVICE_EVENT_PREFIX))))
     remember_state(session, game.id, seq, rules.rules_version, state)
     return state
 

@@ -125,16 +125,20 @@ def test_move_then_attack_or_attack_then_move_once_each_per_turn():
     kinds = {c.type for c in bout.decision(1).options}
     assert kinds == {"move", "end_turn"}
     away = next(c for c in bout.decision(1).options if c.type == "move" and c.args["to"] == [4, 0])
-    bout.submit(away)
-    assert bout.last("TurnEnded")["round"] == 1 and bout.last("TurnEnded")["side"] == 1
-    assert bout.last("RoundEnded")["round"] == 1  # moved after attacking: the round is over
+    made = [e.type for e in bout.submit(away)]
+    moved = bout.last("FighterMoved")  # the move that ends the turn says so: no TurnEnded follows
+    assert moved["round"] == 1 and moved["side"] == 1 and moved["ends_turn"] is True
+    assert "TurnEnded" not in made and "RoundEnded" not in made
+    assert bout.last("RoundStarted")["round"] == 2  # moved after attacking: the round is over
 
 
 def test_a_move_without_an_attack_ends_the_turn():
     bout = Bout("murmillo", "murmillo").to_first_turn(0)
     bout.place(0, (0, 0)).place(1, (3, 0))
-    bout.act(0, "move", to=[1, 0], path=[[1, 0]])
-    assert bout.last("TurnEnded")["side"] == 0 and bout.state.active == 1
+    made = [e.type for e in bout.act(0, "move", to=[1, 0], path=[[1, 0]])]
+    moved = bout.last("FighterMoved")
+    assert moved["side"] == 0 and moved["ends_turn"] is True and bout.state.active == 1
+    assert made == ["FighterMoved"]  # one event says both
 
 
 def test_attack_and_stay_ends_the_turn_after_the_roll():

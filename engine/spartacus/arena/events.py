@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from engine.core.types import Event
+from engine.core.upcast import Rewrite, at_version, rewriter
 from engine.spartacus.arena.combat import sort_high, zeros
 from engine.spartacus.arena.plan import plan_from_json
 from engine.spartacus.arena.state import FightResult, FightState, Roll, SettledRoll, SideState, WoundDue, evolve
@@ -169,10 +170,11 @@ def _order_chosen(state: FightState, data: Mapping[str, Any]) -> FightState:
                   phase="turn")
 
 
-@_folds("FighterMoved")
+@_folds("FighterMoved", version=2)  # 2: ``ends_turn`` says the move ended the turn (no TurnEnded follows)
 def _fighter_moved(state: FightState, data: Mapping[str, Any]) -> FightState:
     state = _side(state, data["side"], position=tuple(data["to"]))
-    return evolve(state, moved=True)
+    state = evolve(state, moved=True)
+    return _turn_ended(state, data) if data.get("ends_turn") else state
 
 
 @_folds("AttackDeclared")
@@ -260,7 +262,7 @@ def _fatigue_struck(state: FightState, data: Mapping[str, Any]) -> FightState:
     return evolve(state, wounds=due, after_wounds="round", phase="wounds")
 
 
-@_folds("RoundEnded")
+@_folds("RoundEnded")  # recorded by earlier rules; ``RoundStarted`` of the next round says the same
 def _round_ended(state: FightState, data: Mapping[str, Any]) -> FightState:
     return evolve(state, phase="round_start")
 
@@ -287,3 +289,32 @@ def _fight_plan_set(state: FightState, data: Mapping[str, Any]) -> FightState:
 
 def side_json(side: SideState) -> dict:
     return {"attack": side.dice[0], "defence": side.dice[1], "speed": side.dice[2]}
+
+
+# ----------------------------------------------------------------------------- earlier rules
+
+def _same_turn(event: Event, other: Event) -> bool:
+    return all(other.data.get(k) == event.data.get(k) for k in ("fight", "round", "side"))
+
+
+def _moved_v1(event: Event, following: Event | None) -> tuple[tuple[Event, ...], bool] | None:
+    """``FighterMoved`` 1 and the ``TurnEnded`` right after it (a move without an attack ends
+    the turn) are one ``FighterMoved`` 2 with ``ends_turn``."""
+    if event.version >= 2:
+        return None
+    ends = following is not None and following.type == "TurnEnded" and _same_turn(event, following)
+    return (at_version(event, 2, ends_turn=ends),), ends
+
+
+def _round_ended(event: Event, following: Event | None) -> tuple[tuple[Event, ...], bool] | None:
+    """A ``RoundEnded`` right before the next ``RoundStarted`` says nothing that one does not."""
+    if following is not None and following.type == "RoundStarted" and following.data.get("fight") == \
+            event.data.get("fight"):
+        return (), False
+    return None
+
+
+#: The fight's rewrites of events recorded by earlier rules (type -> rewrite).
+REWRITES: dict[str, Rewrite] = {"FighterMoved": _moved_v1, "RoundEnded": _round_ended}
+#: Stored fight events in the current vocabulary (:mod:`engine.core.upcast`).
+upcast = rewriter(REWRITES)

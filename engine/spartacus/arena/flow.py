@@ -464,15 +464,15 @@ def _turn_step(rec: Recorder, command: Command, *, planned: bool) -> None:
     index = state.active
     side = state.sides[index]
     if command.type == "move":
-        fresh = not state.attacked
         dest = tuple(command.args["to"])
+        attack = command.args.get("attack")
+        # a move without an attack ends the turn: before an attack there is none left to make, after
+        # one the turn is over; one event says both (the fighter moved, its turn ended)
         rec.record("FighterMoved", {"round": state.round, "side": index, "from": list(side.position),
                                     "to": list(dest), "path": [list(h) for h in command.args["path"]],
-                                    "planned": planned})
-        if "attack" in command.args:
-            _declare_attack(rec, index, {**command.args["attack"], "then": "stay"}, planned=planned)
-        elif fresh:
-            rec.record("TurnEnded", {"round": state.round, "side": index, "planned": planned})
+                                    "planned": planned, "ends_turn": attack is None})
+        if attack is not None:
+            _declare_attack(rec, index, {**attack, "then": "stay"}, planned=planned)
     elif command.type == "attack":
         _declare_attack(rec, index, command.args, planned=planned)
     else:
@@ -636,10 +636,7 @@ def _automatic_step(rec: Recorder) -> bool:
             return False
         rec.record("FightBegan", _began(state))
     elif phase == "round_start":
-        nets = [i for i in (0, 1) if choices.ready_net(state.sides[i]) is not None]
-        rec.record("RoundStarted", {"round": state.round + 1, "nets": nets,
-                                    "dice": [side_json(s) for s in state.sides],
-                                    "positions": [list(s.position) for s in state.sides]})
+        _start_round(rec)
     elif phase == "nets":
         for i in (0, 1):
             plan = _plan(state, i, "net")
@@ -702,12 +699,22 @@ def _automatic_step(rec: Recorder) -> bool:
         if state.round >= state.fatigue_round:
             rec.record("FatigueStruck", {"round": state.round, "order": _fatigue_order(state)})
         else:
-            rec.record("RoundEnded", {"round": state.round})
+            _start_round(rec)
     elif phase == "round_over":
-        rec.record("RoundEnded", {"round": state.round})
+        _start_round(rec)
     else:
         return False
     return True
+
+
+def _start_round(rec: Recorder) -> None:
+    """The next round begins; its ``RoundStarted`` also says that the round before has ended
+    (earlier rules recorded a ``RoundEnded`` first: :func:`engine.spartacus.arena.events.upcast`)."""
+    state = rec.state
+    nets = [i for i in (0, 1) if choices.ready_net(state.sides[i]) is not None]
+    rec.record("RoundStarted", {"round": state.round + 1, "nets": nets,
+                                "dice": [side_json(s) for s in state.sides],
+                                "positions": [list(s.position) for s in state.sides]})
 
 
 def _began(state: FightState) -> dict:

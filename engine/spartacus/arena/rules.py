@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from engine.core import schema as schema_mod
 from engine.core.types import Command, Event, Outcome, Pending, Viewer
+from engine.spartacus.arena import events as fight_events
 from engine.spartacus.arena import fight
 from engine.spartacus.arena.fighters import Entrant
 from engine.spartacus.arena.state import FightState
@@ -39,7 +40,9 @@ class ArenaDuelRules:
 
     name = "spartacus_arena"
     title = "Spartacus: Arena duel"
-    rules_version = "2"  # 2: one-command fight turns, fight plans with the invitation (new state fields)
+    rules_version = "3"  # 2: one-command fight turns, fight plans with the invitation (new state fields);
+    #                      3: fewer events (a move ends the turn in one event, no RoundEnded)
+    upcast = staticmethod(fight_events.upcast)
 
     def options_schema(self) -> Mapping[str, Any]:
         fighters = _ids(*FIGHTER_TYPES)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engine.core.types import Event
+from engine.core.upcast import Rewrite, at_version, chain, rewriter
+from engine.spartacus.arena import events as arena_events
 from engine.spartacus.arena import fight as arena_fight
 from engine.spartacus.arena.plan import plan_from_json
 from engine.spartacus.game.cards import card_key
@@ -39,6 +41,13 @@ from engine.spartacus.game.state import (
 
 Handler = Callable[[GameState, dict], GameState]
 _HANDLERS: dict[str, Handler] = {}
+
+#: Schema versions of the game's event types that are not at 1; bump one and add an upcaster
+#: (:data:`REWRITES`) when its data changes.
+EVENT_VERSIONS: dict[str, int] = {
+    "ReactionPassed": 2,  # 2: ``closed`` -- the pass closed the window (no WindowClosed follows)
+    "WindowRoundEnded": 2,  # 2: ``closed`` -- a round of passes closed the window
+}
 
 
 def on(name: str) -> Callable[[Handler], Handler]:
@@ -466,8 +475,9 @@ def _window_opened(s: GameState, d: dict) -> GameState:
 
 @on("ReactionPassed")
 def _passed(s: GameState, d: dict) -> GameState:
-    return _map_window(s, d["window"], lambda w: evolve(w, index=(w.index + 1) % max(1, len(w.order)),
-                                                         passes=w.passes + 1, rerollable=-1))
+    s = _map_window(s, d["window"], lambda w: evolve(w, index=(w.index + 1) % max(1, len(w.order)),
+                                                      passes=w.passes + 1, rerollable=-1))
+    return _pop_window(s, d["window"]) if d.get("closed") else s
 
 
 @on("ReactionAnswered")
@@ -479,6 +489,8 @@ def _reaction_answered(s: GameState, d: dict) -> GameState:
 
 @on("WindowRoundEnded")
 def _window_round_ended(s: GameState, d: dict) -> GameState:
+    if d.get("closed"):
+        return _pop_window(s, d["window"])
     return _map_window(s, d["window"], lambda w: evolve(
         w, answers=(), round=w.round + 1, rerollable=-1,
         index=w.order.index(d["seat"]) if d["seat"] in w.order else w.index))
@@ -889,3 +901,24 @@ def _t_dice(s: GameState, d: dict) -> GameState:
     for seat_s, roll in d["rolls"].items():
         rolls[int(seat_s)] = tuple(rolls.get(int(seat_s), ())) + (roll,)
     return evolve(s, tournament=evolve(t, rolls=tuple(sorted(rolls.items()))))
+
+
+# ----------------------------------------------------------------------------- earlier rules
+
+def _closes_window(event: Event, following: Event | None) -> tuple[tuple[Event, ...], bool] | None:
+    """A ``ReactionPassed`` or ``WindowRoundEnded`` of version 1 and the ``WindowClosed`` of the
+    same window right after it are one event of version 2 with ``closed`` (and the moment)."""
+    if event.version >= EVENT_VERSIONS[event.type]:
+        return None
+    if following is not None and following.type == "WindowClosed" and \
+            following.data.get("window") == event.data.get("window"):
+        return (at_version(event, EVENT_VERSIONS[event.type], closed=True,
+                           moment=following.data.get("moment")),), True
+    return (at_version(event, EVENT_VERSIONS[event.type]),), False
+
+
+#: The game's rewrites of events recorded by earlier rules (type -> rewrite); the fights it
+#: nests have their own (:data:`engine.spartacus.arena.events.REWRITES`).
+REWRITES: dict[str, Rewrite] = {"ReactionPassed": _closes_window, "WindowRoundEnded": _closes_window}
+#: Stored game events in the current vocabulary (:mod:`engine.core.upcast`).
+upcast = chain(rewriter(REWRITES), arena_events.upcast)

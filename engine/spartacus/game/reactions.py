@@ -33,7 +33,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional
 
-from engine.core.types import Command, Decision
+from engine.core.types import Command, Decision, Event
 from engine.spartacus.game import effects, windows
 from engine.spartacus.game.state import GameState, Play, Window, thaw
 from engine.spartacus.game.tx import Tx
@@ -219,7 +219,14 @@ def _end_round(tx: Tx, w: Window) -> None:
 
 
 def _close(tx: Tx, w: Window) -> None:
-    tx.emit("WindowClosed", window=w.id, moment=w.moment)
+    """The window closes.  When the pass (or the sealed round of passes) that closed it is the
+    last event of the command, that event says so (``closed``): no ``WindowClosed`` follows."""
+    closed = Event("WindowClosed", {"window": w.id, "moment": w.moment})
+    last = tx.last()
+    if last is not None and last.type in ("ReactionPassed", "WindowRoundEnded") and last.data.get("window") == w.id:
+        tx.say_with_last(closed, closed=True, moment=w.moment)
+    else:
+        tx.emit_event(closed)
     if w.moment == "scheme" and w.subject is not None:
         effects.start(tx, "scheme", w.subject.card, w.subject.seat, w.subject.target, play=w.subject)
     elif w.moment == "reaction" and w.subject is not None:

@@ -13,6 +13,7 @@ from engine.core.game import match_decision
 from engine.core.types import Command, Event, Outcome, Pending, Viewer
 from engine.spartacus.arena import fight
 from engine.spartacus.arena.events import is_fight_event
+from engine.spartacus.game import events as game_events
 from engine.spartacus.game import flow, views
 from engine.spartacus.game.cards import available_sets, set_from_options
 from engine.spartacus.game.events import apply_any
@@ -25,7 +26,9 @@ REACTION_ORDERS = ("in_turn", "together")  # option ``reactions``: see engine.sp
 class SpartacusRules:
     name = "spartacus"
     title = "Spartacus"
-    rules_version = "4"  # 3: one-command fight turns, fight plans with the invitation; 4: windows answered together
+    rules_version = "5"  # 3: one-command fight turns, fight plans with the invitation; 4: windows answered together;
+    #                      5: fewer events (a closing pass, a move ending the turn: one event each; no RoundEnded)
+    upcast = staticmethod(game_events.upcast)
 
     def options_schema(self) -> Mapping[str, Any]:
         return {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.types import Event
-from engine.spartacus.game.events import apply_any
+from engine.spartacus.game.events import EVENT_VERSIONS, apply_any
 from engine.spartacus.game.state import GameState
 
 
@@ -20,9 +20,20 @@ class Tx:
         self.events: list[Event] = []
 
     def emit(self, type_: str, **data: Any) -> None:
-        event = Event(type_, data)
+        event = Event(type_, data, EVENT_VERSIONS.get(type_, 1))
         self.state = apply_any(self.state, event)
         self.events.append(event)
+
+    def last(self) -> Event | None:
+        """The event emitted last in this command, if any."""
+        return self.events[-1] if self.events else None
+
+    def say_with_last(self, instead: Event, **data: Any) -> None:
+        """Let the event emitted last also say what ``instead`` would (``data`` added to it), so
+        one event is recorded where two were: the state folds ``instead`` as if it had been emitted."""
+        last = self.events[-1]
+        self.events[-1] = Event(last.type, {**last.data, **data}, last.version)
+        self.state = apply_any(self.state, instead)
 
     def emit_event(self, event: Event) -> None:
         self.state = apply_any(self.state, event)

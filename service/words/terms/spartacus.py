@@ -571,9 +571,11 @@ EVENTS: dict[str, tuple[str, ...]] = {
     'SupportedSchemeKept': (N_('%(seat)s kept the card and played no scheme.'),),
     'SchemePlayed': (N_('%(seat)s played the scheme %(card)s against %(target)s.'), N_('%(seat)s played the scheme %(card)s.'),),
     'WindowOpened': (N_('The dominae may react.'),),
+    'ReactionPassed.closed': (N_('%(seat)s did not react: no more reactions.'),),
     'ReactionPassed': (N_('%(seat)s did not react.'),),
     'WindowClosed': (N_('No more reactions.'),),
     'ReactionAnswered': (N_('%(seat)s answered in secret.'),),
+    'WindowRoundEnded.closed': (N_('Everyone has answered: nobody reacts, no more reactions.'),),
     'WindowRoundEnded': (N_('Everyone has answered: %(seat)s acts first.'), N_('Everyone has answered: nobody reacts.'),),
     'ReactionPlayed': (N_('%(seat)s played the reaction %(card)s.'),),
     'GuardUsed': (N_('%(seat)s called on a guard.'),),
@@ -699,6 +701,8 @@ def _variant(event_type: str, data: Mapping[str, Any]) -> Optional[str]:
         return f"VerdictGiven.{data['thumbs']}"
     if event_type == "SupportAnswered" and isinstance(data.get("granted"), bool):
         return "SupportAnswered.granted" if data["granted"] else "SupportAnswered.refused"
+    if event_type in ("ReactionPassed", "WindowRoundEnded") and data.get("closed") is True:
+        return f"{event_type}.closed"  # the pass, or the round of passes, that closed the window
     return None
 
 

@@ -178,6 +178,8 @@ EVENTS: dict[str, tuple[str, ...]] = {
     'OrderChosen.first': (N_('%(fighter)s chose to move first.'),),
     'OrderChosen.second': (N_('%(fighter)s chose to move second.'),),
     'OrderChosen': (N_('The order of the turns was chosen.'),),
+    'FighterMoved.ends_turn': (N_('%(fighter)s moved to hex %(hex)s (%(steps)s steps) and ended the turn.'),
+                               N_('%(fighter)s moved and ended the turn.'),),
     'FighterMoved': (N_('%(fighter)s moved to hex %(hex)s (%(steps)s steps).'), N_('%(fighter)s moved.'),),
     'AttackDeclared': (N_('%(fighter)s attacks %(target)s.'), N_('%(fighter)s attacks.'),),
     'AttackRolled': (N_('The dice were rolled for the attack.'),),
@@ -219,6 +221,8 @@ def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[
         sentences = EVENTS["OrderChosen.first" if data["first"] else "OrderChosen.second"]
     if event_type == "PowerChosen" and isinstance(data.get("use"), bool):
         sentences = EVENTS["PowerChosen.use" if data["use"] else "PowerChosen.keep"]
+    if event_type == "FighterMoved" and data.get("ends_turn") is True:
+        sentences = EVENTS["FighterMoved.ends_turn"]  # a move without an attack: the turn is over
     sentences = tuple(sentences) + tuple(EVENTS.get(event_type, ()))
     if not sentences:
         return None
