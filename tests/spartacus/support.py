@@ -71,6 +71,15 @@ class Bout:
         assert found, f"no {kind} event"
         return found[-1]
 
+    def initiative(self) -> dict:
+        """How the last initiative roll settled: the roll's own event when nobody could reroll
+        (``winner`` or ``tied``), else the ``InitiativeDecided`` or ``InitiativeTied`` after the rerolls."""
+        found = [{**e.data, "tied": e.type == "InitiativeTied" or e.data.get("tied", False)} for e in self.events
+                 if e.type in ("InitiativeDecided", "InitiativeTied")
+                 or (e.type == "InitiativeRolled" and ("winner" in e.data or e.data.get("tied")))]
+        assert found, "no settled initiative roll"
+        return found[-1]
+
     # --- common openings ------------------------------------------------------------------------
     def to_first_turn(self, first: int = 0, *, speeds: tuple[list[int], list[int]] | None = None) -> "Bout":
         """Round 1: fighter ``first`` wins the initiative and moves first."""

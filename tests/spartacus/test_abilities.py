@@ -112,7 +112,7 @@ def test_an_initiative_reroll_is_offered_on_the_initiative_roll():
     assert decision.context["role"] == "initiative" and decision.context["allowance"] == 1
     bout.act(0, "reroll", dice=[2])
     bout.roll(I=[6])
-    assert bout.last("InitiativeDecided")["sums"] == [14, 11]
+    assert bout.last("InitiativeDecided")["sums"] == [14, 11]  # settled after the reroll: its own event
 
 
 def test_a_reroll_that_cannot_end_better_is_not_asked():
@@ -122,7 +122,7 @@ def test_a_reroll_that_cannot_end_better_is_not_asked():
     bout.roll(I=[1, 2, 3], II=[4, 4, 4])
     chosen = bout.last("RerollChosen")
     assert chosen["dice"] == [] and chosen["settled"] and not chosen["planned"]
-    assert bout.last("InitiativeDecided")["winner"] == 1
+    assert bout.last("InitiativeDecided")["winner"] == 1  # after the settled reroll choice: its own event
 
 
 def test_a_reroll_is_asked_when_the_opponents_reroll_could_make_it_count():

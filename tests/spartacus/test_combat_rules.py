@@ -18,7 +18,8 @@ def test_initiative_rolls_each_fighters_speed_dice_and_the_higher_sum_chooses():
     request = bout.chance()
     assert (request.draws["I"].count, request.draws["II"].count) == (3, 4)
     bout.roll(I=[6, 6, 6], II=[1, 1, 1, 1])
-    assert bout.last("InitiativeDecided")["winner"] == 0
+    assert bout.initiative()["winner"] == 0
+    assert bout.last("InitiativeRolled")["winner"] == 0 and bout.of("InitiativeDecided") == []  # one event
     decision = bout.decision(0)
     orders = {c.args["first"] for c in decision.options if c.type == "choose_order"}
     assert orders == {True, False}
@@ -32,7 +33,7 @@ def test_the_rulebook_initiative_example_sally_waits_so_john_moves_first():
     #  Sally entscheidet sich abzuwarten, John beginnt also in dieser Kampfrunde."
     bout = Bout("murmillo", "spartacus")
     bout.roll(I=[4, 3, 1], II=[5, 3, 2, 1])
-    assert bout.last("InitiativeDecided")["sums"] == [8, 11]
+    assert bout.initiative()["sums"] == [8, 11]
     bout.act(1, "choose_order", first=False)
     assert bout.state.first == 0 and bout.state.active == 0
     assert bout.decision(0).prompt_key == "spartacus_arena.turn"
@@ -42,9 +43,10 @@ def test_an_initiative_tie_is_rolled_again():
     bout = Bout("murmillo", "murmillo")
     first_id = bout.chance().id
     bout.roll(I=[3, 3, 3], II=[4, 4, 1])
-    assert bout.of("InitiativeTied") and bout.chance().id != first_id
+    assert bout.initiative()["tied"] and bout.chance().id != first_id
+    assert bout.last("InitiativeRolled")["tied"] and bout.of("InitiativeTied") == []  # the roll says it
     bout.roll(I=[3, 3, 3], II=[4, 4, 2])
-    assert bout.last("InitiativeDecided")["winner"] == 1
+    assert bout.initiative()["winner"] == 1 and not bout.initiative()["tied"]
 
 
 def test_a_single_net_wins_the_initiative_outright_without_a_roll():

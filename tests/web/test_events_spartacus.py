@@ -144,3 +144,38 @@ def test_an_event_type_the_engine_emits_has_a_sentence():
         emitted |= set(re.findall(r'_folds\("([A-Z][A-Za-z]+)"', path.read_text(encoding="utf-8")))
     told = {t.split(".")[0] for t in (*spartacus_terms.EVENTS, *spartacus_arena.EVENTS)}
     assert emitted and emitted <= told, sorted(emitted - told)
+
+
+ONE_FOR_TWO = (
+    ("spartacus", {"type": "ReactionPassed", "data": {"window": 3, "seat": 1, "closed": True, "moment": "scheme"}},
+     "Bob did not react: no more reactions."),
+    ("spartacus", {"type": "WindowRoundEnded", "data": {"window": 3, "seat": -1, "closed": True,
+                                                        "moment": "scheme"}},
+     "Everyone has answered: nobody reacts, no more reactions."),
+    ("spartacus_arena", {"type": "FighterMoved", "data": {"fight": "f1", "round": 1, "side": 1, "from": [0, 0],
+                                                          "to": [1, -2], "path": [[1, -1], [1, -2]],
+                                                          "planned": False, "ends_turn": True}},
+     "Fighter 2 moved to hex (1, -2) (2 steps) and ended the turn."),
+    ("spartacus_arena", {"type": "InitiativeRolled", "data": {"fight": "f1", "round": 2, "attempt": 1, "chance": "c4",
+                                                              "dice": [[6, 2], [1, 1]], "rerolls": [0, 0],
+                                                              "sums": [8, 2], "winner": 0}},
+     "The dice were rolled for the initiative: Fighter 1 won it."),
+    ("spartacus_arena", {"type": "InitiativeRolled", "data": {"fight": "f1", "round": 2, "attempt": 1, "chance": "c4",
+                                                              "dice": [[3, 2], [4, 1]], "rerolls": [0, 0],
+                                                              "sums": [5, 5], "tied": True}},
+     "The dice were rolled for the initiative: a tie, they are rolled again."),
+)
+
+
+@pytest.mark.parametrize("game,event,english", ONE_FOR_TWO)
+def test_one_event_saying_what_two_did_is_told_as_one_sentence(game, event, english):
+    """A closing pass, a move ending the turn, a roll settling the initiative: one sentence tells
+    both halves, in every language, unlike the event without them."""
+    plain = {"type": event["type"], "data": {k: v for k, v in event["data"].items()
+                                             if k not in ("closed", "ends_turn", "winner", "tied", "sums")}}
+    assert terms.describe_event(game, event, "en", NAMES) == english
+    for lang in LANGUAGES:
+        text = terms.describe_event(game, event, lang, NAMES)
+        assert text and "%(" not in text and text != terms.describe_event(game, plain, lang, NAMES)
+        if lang != "en":
+            assert text != english

@@ -57,6 +57,17 @@ class Recorder:
         self.events.append(event)
         self.state = apply_event(self.state, event)
 
+    def last(self) -> Event | None:
+        return self.events[-1] if self.events else None
+
+    def say_with_last(self, instead: str, data: Mapping[str, Any], **extra: Any) -> None:
+        """Let the event recorded last also say what an ``instead`` event with ``data`` would
+        (``extra`` added to it), so one event is recorded where two were; the state folds
+        ``instead`` as if it had been recorded."""
+        last = self.events[-1]
+        self.events[-1] = Event(last.type, {**last.data, **extra}, last.version)
+        self.state = apply_event(self.state, Event(instead, {"fight": self.state.fight_id, **data}))
+
 
 def _side(state: FightState, index: int, **changes: Any) -> FightState:
     return state.with_side(evolve(state.sides[index], **changes))
@@ -102,15 +113,18 @@ def _nets_revealed(state: FightState, data: Mapping[str, Any]) -> FightState:
     return evolve(state, phase="initiative_roll")
 
 
-@_folds("InitiativeRolled")
+@_folds("InitiativeRolled", version=2)  # 2: a roll that settles at once says how (``winner`` or ``tied``)
 def _initiative_rolled(state: FightState, data: Mapping[str, Any]) -> FightState:
     dice = _pair(data["dice"])
     allowance = tuple(data["rerolls"])
     roll = Roll(purpose="initiative", number=state.rolls + 1, pools=("speed", "speed"),
                 counts=(len(dice[0]), len(dice[1])), dice=(sort_high(dice[0]), sort_high(dice[1])),
                 allowance=(allowance[0], allowance[1]))
-    return evolve(state, roll=roll, rolls=state.rolls + 1, chances=state.chances + 1,
+    state = evolve(state, roll=roll, rolls=state.rolls + 1, chances=state.chances + 1,
                    phase="reroll" if any(allowance) else "settle")
+    if "winner" in data:
+        return _initiative_decided(state, data)
+    return _initiative_tied(state, data) if data.get("tied") else state
 
 
 @_folds("RerollChosen")
@@ -314,7 +328,21 @@ def _round_ended(event: Event, following: Event | None) -> tuple[tuple[Event, ..
     return None
 
 
+def _initiative_rolled_v1(event: Event, following: Event | None) -> tuple[tuple[Event, ...], bool] | None:
+    """``InitiativeRolled`` 1 and the ``InitiativeDecided`` or ``InitiativeTied`` right after it (a
+    roll nobody may reroll settles at once) are one ``InitiativeRolled`` 2 saying how it settled."""
+    if event.version >= 2:
+        return None
+    if following is not None and following.type in ("InitiativeDecided", "InitiativeTied") and \
+            all(following.data.get(k) == event.data.get(k) for k in ("fight", "round", "attempt")):
+        settled = {"sums": following.data.get("sums")}
+        settled.update({"winner": following.data["winner"]} if following.type == "InitiativeDecided" else {"tied": True})
+        return (at_version(event, 2, **settled),), True
+    return (at_version(event, 2),), False
+
+
 #: The fight's rewrites of events recorded by earlier rules (type -> rewrite).
-REWRITES: dict[str, Rewrite] = {"FighterMoved": _moved_v1, "RoundEnded": _round_ended}
+REWRITES: dict[str, Rewrite] = {"FighterMoved": _moved_v1, "RoundEnded": _round_ended,
+                                "InitiativeRolled": _initiative_rolled_v1}
 #: Stored fight events in the current vocabulary (:mod:`engine.core.upcast`).
 upcast = rewriter(REWRITES)

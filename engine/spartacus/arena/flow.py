@@ -551,6 +551,15 @@ def _settle(rec: Recorder) -> None:
         winner = initiative_winner(sums)
         data = {"round": state.round, "attempt": state.attempt + 1, "dice": [list(d) for d in roll.dice],
                 "sums": sums}
+        last = rec.last()
+        if last is not None and last.type == "InitiativeRolled" and last.data["round"] == state.round \
+                and last.data["attempt"] == state.attempt + 1:
+            # nobody may reroll: the roll settles at once, and its own event says how
+            if winner is None:
+                rec.say_with_last("InitiativeTied", data, sums=sums, tied=True)
+            else:
+                rec.say_with_last("InitiativeDecided", {**data, "winner": winner}, sums=sums, winner=winner)
+            return
         if winner is None:
             rec.record("InitiativeTied", data)
         else:

@@ -41,7 +41,8 @@ class ArenaDuelRules:
     name = "spartacus_arena"
     title = "Spartacus: Arena duel"
     rules_version = "3"  # 2: one-command fight turns, fight plans with the invitation (new state fields);
-    #                      3: fewer events (a move ends the turn in one event, no RoundEnded)
+    #                      3: fewer events (a move ending the turn, a roll settling the initiative: one event
+    #                      each; no RoundEnded), older ones read through ``upcast``
     upcast = staticmethod(fight_events.upcast)
 
     def options_schema(self) -> Mapping[str, Any]:

@@ -57,7 +57,8 @@ def facts(events: Iterable[Event]) -> FightFacts:
     initiative = first = -1
     end: dict[str, Any] = {}
     for event in events:
-        if event.type == "InitiativeDecided" and initiative < 0 and event.data["round"] == 1:
+        if event.type in ("InitiativeDecided", "InitiativeRolled") and "winner" in event.data and initiative < 0 \
+                and event.data["round"] == 1:
             initiative = event.data["winner"]
         elif event.type == "NetsRevealed" and initiative < 0 and event.data["winner"] >= 0:
             initiative = event.data["winner"]

@@ -27,7 +27,8 @@ class SpartacusRules:
     name = "spartacus"
     title = "Spartacus"
     rules_version = "5"  # 3: one-command fight turns, fight plans with the invitation; 4: windows answered together;
-    #                      5: fewer events (a closing pass, a move ending the turn: one event each; no RoundEnded)
+    #                      5: fewer events (a closing pass, a move ending the turn, a roll settling the initiative:
+    #                      one event each; no RoundEnded), older ones read through ``upcast``
     upcast = staticmethod(game_events.upcast)
 
     def options_schema(self) -> Mapping[str, Any]:

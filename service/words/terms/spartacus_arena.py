@@ -169,6 +169,9 @@ EVENTS: dict[str, tuple[str, ...]] = {
     'RoundStarted': (N_('Fight round %(round)s began.'),),
     'NetDeclared': (N_('%(fighter)s decided in secret whether to throw the net.'),),
     'NetsRevealed': (N_('The nets were revealed: %(winner)s wins the initiative.'), N_('The nets were revealed.'),),
+    'InitiativeRolled.won': (N_('The dice were rolled for the initiative: %(winner)s won it.'),
+                             N_('The dice were rolled for the initiative and decided it.'),),
+    'InitiativeRolled.tied': (N_('The dice were rolled for the initiative: a tie, they are rolled again.'),),
     'InitiativeRolled': (N_('The dice were rolled for the initiative.'),),
     'RerollChosen': (N_('%(fighter)s chose in secret which dice to reroll.'),),
     'RerollsRevealed': (N_('The rerolls were revealed.'),),
@@ -221,6 +224,8 @@ def describe_event(event: Mapping[str, Any], language: str, seat_names: Mapping[
         sentences = EVENTS["OrderChosen.first" if data["first"] else "OrderChosen.second"]
     if event_type == "PowerChosen" and isinstance(data.get("use"), bool):
         sentences = EVENTS["PowerChosen.use" if data["use"] else "PowerChosen.keep"]
+    if event_type == "InitiativeRolled" and (data.get("tied") is True or isinstance(data.get("winner"), int)):
+        sentences = EVENTS["InitiativeRolled.tied" if data.get("tied") is True else "InitiativeRolled.won"]
     if event_type == "FighterMoved" and data.get("ends_turn") is True:
         sentences = EVENTS["FighterMoved.ends_turn"]  # a move without an attack: the turn is over
     sentences = tuple(sentences) + tuple(EVENTS.get(event_type, ()))
