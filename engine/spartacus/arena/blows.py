@@ -13,7 +13,9 @@ Fights are noisy, so the answers are compared on **common random numbers**: roll
 the fight, by name), so the difference between two answers is mostly the difference
 their choices make, not their luck.  The answers are narrowed by *successive halving*:
 each round plays every answer still in the race on the next batch of seeds and drops the
-worse half, so most rollouts go to the answers that matter.
+worse half and every answer not ahead of the plan's suggestion on the same dice, so most
+rollouts go to the answers that matter, and a decision where the plan is clearly right
+ends early.
 
 The other fighter is modelled as fighting by the default plan.  Its standing plan, net
 declaration and reroll choice are secret (the bot reads the redacted state only); the
@@ -32,8 +34,8 @@ from typing import Any
 from engine.core.chance import RESOLVE_CHANCE
 from engine.core.search import Budget
 from engine.core.types import SYSTEM_SEAT, Command, Decision
-from engine.spartacus.arena import flow
-from engine.spartacus.arena.plan import DEFAULT_PLAN
+from engine.spartacus.arena import flow, policy
+from engine.spartacus.arena.plan import DEFAULT_PLAN, FightPlan
 from engine.spartacus.arena.state import FightState, evolve
 
 #: A budget of at least this many fights per decision fights blow by blow (``hard``);
@@ -46,6 +48,15 @@ MARGIN = 1.0
 
 #: The fewest fights per answer in the first round of the halving.
 FIRST_ROUND = 8
+
+#: A decision with at most this many options has every one fought out.
+SMALL = 8
+
+#: The plans whose answers to a turn are fought out: each way to approach, to take the
+#: initiative and to use a speed attack.
+TURN_VARIANTS = tuple(FightPlan(approach=a, initiative=i, speed_attack=s)
+                      for a in ("close", "keep_distance") for i in ("auto", "first", "second")
+                      for s in ("never", "when_out_of_reach", "when_stronger"))
 
 #: The answer that sets no plan: every decision of the fight is then asked.
 BLOW_BY_BLOW = {"active": False}
@@ -63,8 +74,10 @@ def choose(rules: Any, state: FightState, decision: Decision, rng: random.Random
         if fights_blow_by_blow(budget) and decision.mode != "free":
             return Command(decision.seat, "set_fight_plan", dict(BLOW_BY_BLOW))
         return suggested
-    options = [suggested] + [o for o in (decision.options or ()) if o != suggested]
-    if len(options) == 1 or suggested not in (decision.options or ()):
+    if suggested not in (decision.options or ()):
+        return suggested
+    options = [suggested] + [o for o in answers(state, decision) if o != suggested]
+    if len(options) == 1:
         return suggested
     base = rng.randrange(1 << 30)
     seat = decision.seat
@@ -81,10 +94,34 @@ def choose(rules: Any, state: FightState, decision: Decision, rng: random.Random
         left = budget.iterations - spent
         if len(alive) == 1 or left <= 0:
             return _pick(options, results, alive)
-        ranked = sorted(alive, key=lambda i: (-_mean(results[i][:per]), i))
-        alive = sorted(set(ranked[:max(1, len(alive) // 2)]) | {0})  # the suggestion stays: the yardstick
+        # the better half stays in the race, and only answers ahead of the suggestion on the
+        # same dice; the suggestion stays as the yardstick
+        yardstick = _mean(results[0][:per])
+        ranked = sorted(alive, key=lambda i: (-_mean(results[i][:per]), i))[:max(1, len(alive) // 2)]
+        alive = sorted({i for i in ranked if _mean(results[i][:per]) > yardstick} | {0})
         rounds_left = max(1, math.ceil(math.log2(len(alive))))
         per += max(1, left // (len(alive) * rounds_left))
+
+
+def answers(state: FightState, decision: Decision) -> list[Command]:
+    """The answers worth fighting out: every listed option of a small decision (nets,
+    powers, rerolls, wounds); for a turn, which lists every hex and attack, the answers of
+    the plan's variants (:data:`TURN_VARIANTS`), in the order of the options."""
+    options = list(decision.options or ())
+    kind = decision.prompt_key.rsplit(".", 1)[-1] if decision.prompt_key else ""
+    if len(options) <= SMALL or kind not in ("turn", "choose_order"):
+        return options
+    now = flow.advanced(state)
+    index = now.side_of_seat(decision.seat)
+    wanted: list[Command] = []
+    for plan in TURN_VARIANTS:
+        if kind == "turn":
+            wanted.append(policy.turn_answer(now, plan))
+        elif policy.order_answer(now, index, plan):
+            wanted.append(policy.turn_answer(policy.as_first(now, index), plan))
+        else:
+            wanted.append(Command(decision.seat, "choose_order", {"first": False}))
+    return [o for o in options if o in wanted]
 
 
 def _mean(values: list[float]) -> float:

@@ -24,7 +24,7 @@ from engine.spartacus.arena.state import FightState
 from engine.core.records import evolve
 
 #: Fights fought out per decision at ``hard``.
-HARD_FIGHTS = 320
+HARD_FIGHTS = 256
 
 #: Search budgets per level (fights are short: rollouts go to the end).  ``hard``: fights
 #: fought out per decision, enough to fight blow by blow (:data:`blows.BLOW_BY_BLOW_FROM`).
