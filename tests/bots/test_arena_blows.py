@@ -90,3 +90,21 @@ def test_a_small_budget_fights_by_the_plan():
     assert blows.fights_blow_by_blow(KNOWLEDGE.budgets["hard"])
     assert not blows.fights_blow_by_blow(KNOWLEDGE.budgets["normal"])
     assert not blows.fights_blow_by_blow(Budget(iterations=blows.BLOW_BY_BLOW_FROM - 1))
+
+
+def test_a_short_budget_is_kept_whatever_the_number_of_answers(monkeypatch):
+    state, decision = _blow_by_blow_position()
+    fought = []
+    real = blows.fight_out
+
+    def counted(*args):
+        fought.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(blows, "fight_out", counted)
+    redacted = KNOWLEDGE.redact(state, 0)
+    candidates = blows.answers(redacted, decision)
+    assert 1 < len(candidates) <= len(decision.options)
+    command = _answer(state, decision, "normal", iterations=12)
+    assert command in decision.options
+    assert len(fought) <= 12 + len(candidates)

@@ -46,7 +46,7 @@ BLOW_BY_BLOW_FROM = 100
 #: plan's suggestion over the same dice before the bot departs from the plan.
 MARGIN = 1.0
 
-#: The fewest fights per answer in the first round of the halving.
+#: Fights per answer in the first round of the halving (fewer if the budget is short).
 FIRST_ROUND = 8
 
 #: A decision with at most this many options has every one fought out.
@@ -83,7 +83,7 @@ def choose(rules: Any, state: FightState, decision: Decision, rng: random.Random
     seat = decision.seat
     results: list[list[float]] = [[] for _ in options]
     alive = list(range(len(options)))
-    spent, per = 0, FIRST_ROUND
+    spent, per = 0, max(1, min(FIRST_ROUND, budget.iterations // len(options)))
     while True:
         for i in alive:
             for k in range(len(results[i]), per):
