@@ -176,6 +176,35 @@ def spartacus_houses(games: int, seats: int = 3, level: str = "normal") -> dict[
     return {house: (wins[house], played[house]) for house in sorted(played)}
 
 
+#: The arena duel's pairings: the default (Spartacus against Crixus) and the mirror.
+ARENA_PAIRINGS = {"default": {}, "mirror": {"fighter_i": "crixus", "fighter_ii": "crixus"}}
+
+
+def arena_duels(a: str, b: str, games: int, seed0: int, think: dict,
+                pairings: Sequence[str] = tuple(ARENA_PAIRINGS)) -> list[list[str]]:
+    """``a`` against ``b`` in the arena duel, each pairing, seats alternating (``a`` on
+    seat 0 in even games); rows of the pairing, the rate, and ``a``'s wins per seat."""
+    rows = []
+    for name in pairings:
+        options = ARENA_PAIRINGS[name]
+        seat_wins = [0, 0]
+        wins = 0.0
+        for g in range(games):
+            seat = g % 2
+            levels = [b, b]
+            levels[seat] = a
+            result = play_match("spartacus_arena", levels, seed0 + g, options)
+            won = seat in result.winners
+            wins += won
+            seat_wins[seat] += won
+            for level, samples in result.think.items():
+                think[level].extend(samples)
+        rows.append([f"arena duel, {name}", f"{a} vs {b}", _rate(wins, games),
+                     f"seeds {seed0}-{seed0 + games - 1}; as seat 0 {seat_wins[0]}, as seat 1 {seat_wins[1]}"])
+        print(rows[-1], flush=True)
+    return rows
+
+
 def _table(rows: list[list[str]], head: list[str]) -> list[str]:
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     return out + ["| " + " | ".join(r) + " |" for r in rows]
@@ -184,10 +213,13 @@ def _table(rows: list[list[str]], head: list[str]) -> list[str]:
 def main(argv: Optional[Sequence[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="games per pairing or figure")
-    parser.add_argument("--only", default="", help="targets,pax-rome,pax-solo,houses,ladder (default: all)")
+    parser.add_argument("--only", default="", help="targets,pax-rome,pax-solo,houses,ladder,arena (default: all but arena)")
     parser.add_argument("--configs", default="pax:2,rom:2,spartacus_arena:2,spartacus:3",
                         help="the ladder's game:seats, comma-separated")
     parser.add_argument("--write", action="store_true", help="rewrite the Bots section of bench/RESULTS.md")
+    parser.add_argument("--seed0", type=int, default=300, help="first seed of the arena duels (--only arena)")
+    parser.add_argument("--match", default="hard:normal", help="the levels of the arena duels (--only arena)")
+    parser.add_argument("--pairings", default="default,mirror", help="the arena duels' pairings (--only arena)")
     args = parser.parse_args(argv)
     think: dict[str, list[float]] = defaultdict(list)
     parts = set(args.only.split(",")) if args.only else {"targets", "pax-rome", "pax-solo", "houses", "ladder"}
@@ -205,6 +237,10 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
             print(rows[-1], flush=True)
         lines += ["Done-when figures (one bot of the first level, the other seats the second; seats rotate):", ""]
         lines += _table(rows, ["game", "match", "wins of the first [95 % Wilson]", "target"]) + [""]
+    if "arena" in parts:
+        a, b = args.match.split(":")
+        rows = arena_duels(a, b, args.games, args.seed0, think, args.pairings.split(","))
+        lines += _table(rows, ["pairing", "match", "wins of the first [95 % Wilson]", "seeds"]) + [""]
     if "pax-rome" in parts:
         result = pax_rome_rate(args.games)
         lines.append(f"PAX with four normal bots: Rome wins {_rate(*result['rome'])} (target 20-60 %); "

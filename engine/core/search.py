@@ -31,7 +31,10 @@ does not overrule a strategic judgement the evaluation cannot see (default 0);
 game's bot values some wins above others (default: :func:`outcome_share`); and, for speed
 in rollouts: ``blocking(state)`` (the pending chance and blocking
 decisions, leaving out free actions) and ``fold(state, command)`` (the state after a
-command answering a listed option, without the kernel's re-matching).
+command answering a listed option, without the kernel's re-matching).  A game whose
+decisions want another method may supply ``search(rules, redacted, decision, rng, budget)``:
+it is then given the redacted state and the decision as it stands there, and answers
+instead of the root bandit below (the policy alone still answers a budget of 0).
 
 No clock is read here: a budget is an iteration count, and the caller may pass a
 ``should_stop`` callable (the service uses it to bound wall time).  Randomness comes from
@@ -171,6 +174,9 @@ def choose(
     if budget.iterations <= 0:
         world = knowledge.determinize(redacted, seat, rng)
         return knowledge.policy(world, _own_decision(rules, world, own), rng)
+    own_search = getattr(knowledge, "search", None)
+    if own_search is not None:
+        return own_search(rules, redacted, own, rng, budget)
     arms = [_Arm(c) for c in _unique(knowledge.candidates(redacted, own, rng))]
     if not arms:
         return own.default

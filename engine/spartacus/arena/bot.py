@@ -2,9 +2,11 @@
 
 A fight step lists the engine's ``suggested`` answer for the fighter's plan
 (:mod:`engine.spartacus.arena.policy`): the plan is the fight sense, and the rollouts
-follow it for both fighters.  The searching levels compare the suggestion with a few other
-listed answers by playing the fight out; a position is judged by the fighters' remaining
-dice ("a fighter with an attribute at 0 is defeated").
+follow it for both fighters.  ``easy`` and ``normal`` fight by the default plan, set at
+the duel's first question.  ``hard`` fights blow by blow and answers each decision by
+fighting the fight out from the actual position after every legal answer, hundreds of
+times on common dice (:mod:`engine.spartacus.arena.blows`).  A position is judged by the
+fighters' remaining dice ("a fighter with an attribute at 0 is defeated").
 
 Secret from the other seat: a fighter's standing plan, its net declaration and its reroll
 choice until revealed.  The redaction withdraws the other fighter's, so a world plays the
@@ -16,14 +18,19 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.search import Budget
+from engine.spartacus.arena import blows
 from engine.core.types import Command, Decision
 from engine.spartacus.arena.state import FightState
 from engine.core.records import evolve
 
-#: Search budgets per level (fights are short: rollouts go to the end).
+#: Fights fought out per decision at ``hard``.
+HARD_FIGHTS = 256
+
+#: Search budgets per level (fights are short: rollouts go to the end).  ``hard``: fights
+#: fought out per decision, enough to fight blow by blow (:data:`blows.BLOW_BY_BLOW_FROM`).
 BUDGETS = {
     "normal": Budget(iterations=24, depth=0),
-    "hard": Budget(iterations=96, depth=0),
+    "hard": Budget(iterations=HARD_FIGHTS, depth=0),
 }
 
 #: The most answers of one fight step the search compares.
@@ -81,6 +88,9 @@ class ArenaKnowledge:
 
     def evaluate(self, state: FightState, seat: int) -> float:
         return evaluate(state, seat)
+
+    def search(self, rules: Any, state: FightState, decision: Decision, rng: Any, budget: Budget) -> Command:
+        return blows.choose(rules, state, decision, rng, budget, policy(state, decision, rng))
 
 
 KNOWLEDGE = ArenaKnowledge()

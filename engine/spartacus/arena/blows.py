@@ -1,0 +1,173 @@
+"""Fighting blow by blow: how the searching arena bot answers each decision of a fight.
+
+A fight plan answers every decision by a fixed rule (:mod:`engine.spartacus.arena.policy`).
+A fighter who fights blow by blow is asked instead, and the bot answers each question by
+*rollouts* (Bertsekas's rollout algorithm, one step of policy improvement over the plan):
+every legal answer is played, then the fight is fought out to the end with both fighters
+on the default plan, many times, and the answer that wins most often is given.  Since
+the plan is the rollout policy, the answer it suggests is among those tried, and the bot
+departs from it only on a clear margin, the bot fights at least about as well as its plan.
+
+Fights are noisy, so the answers are compared on **common random numbers**: rollout
+``k`` of every answer rolls the same dice for the same chance step (the ``n``-th roll of
+the fight, by name), so the difference between two answers is mostly the difference
+their choices make, not their luck.  The answers are narrowed by *successive halving*:
+each round plays every answer still in the race on the next batch of seeds and drops the
+worse half and every answer not ahead of the plan's suggestion on the same dice, so most
+rollouts go to the answers that matter, and a decision where the plan is clearly right
+ends early.
+
+The other fighter is modelled as fighting by the default plan.  Its standing plan, net
+declaration and reroll choice are secret (the bot reads the redacted state only); the
+rollouts give it the default plan, which answers those choices again from what is public.
+
+No clock is read: the budget is a number of fights, and ``should_stop`` may end the
+search early (the service uses it to bound wall time).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from engine.core.chance import RESOLVE_CHANCE
+from engine.core.search import Budget
+from engine.core.types import SYSTEM_SEAT, Command, Decision
+from engine.spartacus.arena import flow, policy
+from engine.spartacus.arena.plan import DEFAULT_PLAN, FightPlan
+from engine.spartacus.arena.state import FightState, evolve
+
+#: A budget of at least this many fights per decision fights blow by blow (``hard``);
+#: a smaller one fights by the default plan, set once (``normal``).
+BLOW_BY_BLOW_FROM = 100
+
+#: How far (in standard errors of the paired difference) another answer must beat the
+#: plan's suggestion over the same dice before the bot departs from the plan.
+MARGIN = 1.0
+
+#: Fights per answer in the first round of the halving (fewer if the budget is short).
+FIRST_ROUND = 8
+
+#: A decision with at most this many options has every one fought out.
+SMALL = 8
+
+#: The plans whose answers to a turn are fought out: each way to approach, to take the
+#: initiative and to use a speed attack.
+TURN_VARIANTS = tuple(FightPlan(approach=a, initiative=i, speed_attack=s)
+                      for a in ("close", "keep_distance") for i in ("auto", "first", "second")
+                      for s in ("never", "when_out_of_reach", "when_stronger"))
+
+#: The answer that sets no plan: every decision of the fight is then asked.
+BLOW_BY_BLOW = {"active": False}
+
+
+def fights_blow_by_blow(budget: Budget) -> bool:
+    return budget.iterations >= BLOW_BY_BLOW_FROM
+
+
+def choose(rules: Any, state: FightState, decision: Decision, rng: random.Random, budget: Budget,
+           suggested: Command) -> Command:
+    """The answer to ``decision`` of the redacted ``state``: at the duel's first question,
+    blow by blow or the plan; later, the answer winning most fights out of ``budget``."""
+    if decision.command_type == "set_fight_plan" and decision.options is None:
+        if fights_blow_by_blow(budget) and decision.mode != "free":
+            return Command(decision.seat, "set_fight_plan", dict(BLOW_BY_BLOW))
+        return suggested
+    if suggested not in (decision.options or ()):
+        return suggested
+    options = [suggested] + [o for o in answers(state, decision) if o != suggested]
+    if len(options) == 1:
+        return suggested
+    base = rng.randrange(1 << 30)
+    seat = decision.seat
+    results: list[list[float]] = [[] for _ in options]
+    alive = list(range(len(options)))
+    spent, per = 0, max(1, min(FIRST_ROUND, budget.iterations // len(options)))
+    while True:
+        for i in alive:
+            for k in range(len(results[i]), per):
+                if spent and budget.should_stop is not None and budget.should_stop():
+                    return _pick(options, results, alive)
+                results[i].append(fight_out(rules, state, options[i], seat, base + k))
+                spent += 1
+        left = budget.iterations - spent
+        if len(alive) == 1 or left <= 0:
+            return _pick(options, results, alive)
+        # the better half stays in the race, and only answers ahead of the suggestion on the
+        # same dice; the suggestion stays as the yardstick
+        yardstick = _mean(results[0][:per])
+        ranked = sorted(alive, key=lambda i: (-_mean(results[i][:per]), i))[:max(1, len(alive) // 2)]
+        alive = sorted({i for i in ranked if _mean(results[i][:per]) > yardstick} | {0})
+        rounds_left = max(1, math.ceil(math.log2(len(alive))))
+        per += max(1, left // (len(alive) * rounds_left))
+
+
+def answers(state: FightState, decision: Decision) -> list[Command]:
+    """The answers worth fighting out: every listed option of a small decision (nets,
+    powers, rerolls, wounds); for a turn, which lists every hex and attack, the answers of
+    the plan's variants (:data:`TURN_VARIANTS`), in the order of the options."""
+    options = list(decision.options or ())
+    kind = decision.prompt_key.rsplit(".", 1)[-1] if decision.prompt_key else ""
+    if len(options) <= SMALL or kind not in ("turn", "choose_order"):
+        return options
+    now = flow.advanced(state)
+    index = now.side_of_seat(decision.seat)
+    wanted: list[Command] = []
+    for plan in TURN_VARIANTS:
+        if kind == "turn":
+            wanted.append(policy.turn_answer(now, plan))
+        elif policy.order_answer(now, index, plan):
+            wanted.append(policy.turn_answer(policy.as_first(now, index), plan))
+        else:
+            wanted.append(Command(decision.seat, "choose_order", {"first": False}))
+    return [o for o in options if o in wanted]
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _pick(options: list[Command], results: list[list[float]], alive: list[int]) -> Command:
+    """The best answer still in the race, if it beats the suggestion (``options[0]``) by
+    :data:`MARGIN` standard errors of the paired difference over the same seeds."""
+    base = results[0]
+    best, best_score = 0, 0.0
+    for i in alive:
+        if i == 0:
+            continue
+        n = min(len(results[i]), len(base))
+        if n < 2:
+            continue
+        diffs = [a - b for a, b in zip(results[i][:n], base[:n])]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        se = math.sqrt(var / n) if var > 0 else 0.0
+        score = mean / se if se else (math.inf if mean > 0 else 0.0)
+        if mean > 0 and score > MARGIN and (best == 0 or mean > best_score):
+            best, best_score = i, mean
+    return options[best]
+
+
+def fight_out(rules: Any, state: FightState, command: Command, seat: int, seed: int) -> float:
+    """1 if ``seat`` wins the fight after ``command`` with both fighters on the default plan,
+    else 0; the ``n``-th chance step draws from ``seed`` and ``n`` alone (common random
+    numbers: every answer meets the same dice)."""
+    state = rules.decide_and_fold(state, command)[0]
+    state = evolve(state, sides=tuple(evolve(s, plan=DEFAULT_PLAN) for s in state.sides))
+    for _ in range(flow.MAX_AUTOMATIC_STEPS):
+        if state.result is not None:
+            return 1.0 if state.result.winner_seat == seat else 0.0
+        request = flow.pending(state).chance
+        if request is None:
+            return 0.5  # cannot happen with both fighters planned; a draw if it ever did
+        outcome = {name: _dice(f"{seed}:{request.id}:{name}", draw.count, draw.sides)
+                   for name, draw in request.draws.items()}
+        state = rules.decide_and_fold(state, Command(SYSTEM_SEAT, RESOLVE_CHANCE,
+                                                    {"id": request.id, "outcome": outcome}))[0]
+    return 0.5
+
+
+def _dice(key: str, count: int, sides: int) -> list[int]:
+    draw = random.Random(key).randrange
+    return [draw(sides) + 1 for _ in range(count)]
