@@ -68,8 +68,8 @@ def test_every_answer_meets_the_same_dice():
     state, decision = _blow_by_blow_position()
     redacted = KNOWLEDGE.redact(state, 0)
     for option in decision.options[:3]:
-        results = [blows.fight_out(RULES, redacted, option, 0, seed) for seed in range(4)]
-        assert results == [blows.fight_out(RULES, redacted, option, 0, seed) for seed in range(4)]
+        results = [blows.fight_out(RULES, redacted, option, 0, seed, random.Random) for seed in range(4)]
+        assert results == [blows.fight_out(RULES, redacted, option, 0, seed, random.Random) for seed in range(4)]
         assert set(results) <= {0.0, 1.0}
 
 

@@ -28,8 +28,7 @@ search early (the service uses it to bound wall time).
 from __future__ import annotations
 
 import math
-import random
-from typing import Any
+from typing import Any, Callable
 
 from engine.core.chance import RESOLVE_CHANCE
 from engine.core.search import Budget
@@ -66,7 +65,7 @@ def fights_blow_by_blow(budget: Budget) -> bool:
     return budget.iterations >= BLOW_BY_BLOW_FROM
 
 
-def choose(rules: Any, state: FightState, decision: Decision, rng: random.Random, budget: Budget,
+def choose(rules: Any, state: FightState, decision: Decision, rng: Any, budget: Budget,
            suggested: Command) -> Command:
     """The answer to ``decision`` of the redacted ``state``: at the duel's first question,
     blow by blow or the plan; later, the answer winning most fights out of ``budget``."""
@@ -89,7 +88,7 @@ def choose(rules: Any, state: FightState, decision: Decision, rng: random.Random
             for k in range(len(results[i]), per):
                 if spent and budget.should_stop is not None and budget.should_stop():
                     return _pick(options, results, alive)
-                results[i].append(fight_out(rules, state, options[i], seat, base + k))
+                results[i].append(fight_out(rules, state, options[i], seat, base + k, type(rng)))
                 spent += 1
         left = budget.iterations - spent
         if len(alive) == 1 or left <= 0:
@@ -149,10 +148,13 @@ def _pick(options: list[Command], results: list[list[float]], alive: list[int]) 
     return options[best]
 
 
-def fight_out(rules: Any, state: FightState, command: Command, seat: int, seed: int) -> float:
+def fight_out(rules: Any, state: FightState, command: Command, seat: int, seed: int,
+              generator: Callable[[str], Any]) -> float:
     """1 if ``seat`` wins the fight after ``command`` with both fighters on the default plan,
     else 0; the ``n``-th chance step draws from ``seed`` and ``n`` alone (common random
-    numbers: every answer meets the same dice)."""
+    numbers: every answer meets the same dice).  ``generator`` makes a generator from a
+    string seed: the class of the generator the caller injected, so the engine makes no
+    randomness of its own."""
     state = rules.decide_and_fold(state, command)[0]
     state = evolve(state, sides=tuple(evolve(s, plan=DEFAULT_PLAN) for s in state.sides))
     for _ in range(flow.MAX_AUTOMATIC_STEPS):
@@ -161,13 +163,13 @@ def fight_out(rules: Any, state: FightState, command: Command, seat: int, seed: 
         request = flow.pending(state).chance
         if request is None:
             return 0.5  # cannot happen with both fighters planned; a draw if it ever did
-        outcome = {name: _dice(f"{seed}:{request.id}:{name}", draw.count, draw.sides)
+        outcome = {name: _dice(generator(f"{seed}:{request.id}:{name}"), draw.count, draw.sides)
                    for name, draw in request.draws.items()}
         state = rules.decide_and_fold(state, Command(SYSTEM_SEAT, RESOLVE_CHANCE,
                                                     {"id": request.id, "outcome": outcome}))[0]
     return 0.5
 
 
-def _dice(key: str, count: int, sides: int) -> list[int]:
-    draw = random.Random(key).randrange
+def _dice(generator: Any, count: int, sides: int) -> list[int]:
+    draw = generator.randrange
     return [draw(sides) + 1 for _ in range(count)]
