@@ -205,9 +205,10 @@ def throughput(make, clients: int, seconds: float) -> float:
     return sum(done) / (time.monotonic() - t0)
 
 
-def run(kind: str, before: Path, rounds: int, per_round: int, clients: int, seconds: float, tmp: Path) -> dict:
+def run(kind: str, before: Path, rounds: int, per_round: int, clients: int, seconds: float, tmp: Path,
+        prefix: str = "cmdspeed") -> dict:
     with ExitStack() as stack:
-        urls = {name: _database_url(kind, f"cmdspeed_{name}", tmp) for name in ("before", "after", "minimal")}
+        urls = {name: _database_url(kind, f"{prefix}_{name}", tmp) for name in ("before", "after", "minimal")}
         after_port, after_token = stack.enter_context(serve(HERE, "service.app:create_app()", urls["after"], tmp, "after"))
         before_port, before_token = stack.enter_context(
             serve(before, "service.app:create_app()", urls["before"], tmp, "before"))
@@ -215,7 +216,7 @@ def run(kind: str, before: Path, rounds: int, per_round: int, clients: int, seco
         targets = {"after": Player(after_port, after_token), "before": Player(before_port, before_token),
                    "minimal": Writer(minimal_port)}
         samples: dict[str, list[float]] = {name: [] for name in (*targets, "bare")}
-        bare_url = _database_url(kind, "cmdspeed_bare", tmp)
+        bare_url = _database_url(kind, f"{prefix}_bare", tmp)
         for name, target in targets.items():  # warm up: imports, pools, first games
             for _ in range(10):
                 target.step()
@@ -249,6 +250,8 @@ def main() -> None:
     parser.add_argument("--per-round", type=int, default=40)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--database-prefix", default="cmdspeed",
+                        help="PostgreSQL databases are capua_bench_<prefix>_<target> (one set per person measuring)")
     args = parser.parse_args()
     print(machine())
     with open("/proc/loadavg") as fh:
@@ -258,7 +261,7 @@ def main() -> None:
         for kind in args.databases.split(","):
             clients = args.clients if kind == "postgresql" else 0
             results[kind] = run(kind, args.before.resolve(), args.rounds, args.per_round, clients, args.seconds,
-                                Path(tmp))
+                                Path(tmp), args.database_prefix)
     with open("/proc/loadavg") as fh:
         print("load average after:", fh.read().strip())
     for kind, result in results.items():

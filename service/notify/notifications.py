@@ -47,6 +47,7 @@ from service.play.standing_orders import phase_key
 from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, Seat, User, utcnow
+from service.plumbing.statements import run
 from service.plumbing.rows import get_rows
 from service.words.seat_marks import seat_letter
 
@@ -175,11 +176,7 @@ def decision_payload(decision_json: Mapping[str, Any], names: Mapping[str, str],
     plan's "close in", "keep distance", "blow by blow"), buttons where the whole form is too
     much; ``presets`` the standing orders the mail offers under it
     (:func:`service.play.presets.presets_for`, with what the decision was)."""
-    referenced = set()
-    for option in decision_json.get("options") or ():
-        for key in ("card", "push"):
-            if key in (option.get("args") or {}):
-                referenced.add(str(option["args"][key]))
+    referenced = cards_named_by(decision_json)
     return {
         "id": decision_json["id"],
         "mode": decision_json.get("mode"),
@@ -197,6 +194,16 @@ def decision_payload(decision_json: Mapping[str, Any], names: Mapping[str, str],
                     if isinstance(args, Mapping)],
         "presets": dict(presets) if presets else None,
     }
+
+
+def cards_named_by(decision_json: Mapping[str, Any]) -> set[str]:
+    """The card ids a decision's options name (what its mail spells out by name)."""
+    referenced = set()
+    for option in decision_json.get("options") or ():
+        for key in ("card", "push"):
+            if key in (option.get("args") or {}):
+                referenced.add(str(option["args"][key]))
+    return referenced
 
 
 def visible_event(rules: Rules, seq: int, event: Event, viewer: Optional[int]) -> Optional[dict]:
@@ -249,14 +256,17 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
         payload: dict[str, Any] = {"title": game.title, "seat": seat.seat, "seat_names": _json_names(names),
                                    "events": events, "version": game.version}
         if mine:
-            view_names = card_names(rules.view(state, seat.seat))
             # A free action with named answers that opened with them (the fight plan with
             # the invitation to the games) rides along, so the mail can set it too.
             along = [d for d in pending.for_seat(seat.seat)
                      if d.mode == "free" and (d.id, seat.seat) in opened and d.context.get("presets")]
-            payload["decisions"] = [decision_payload(d.to_json(), view_names, opened[(d.id, seat.seat)].deadline_at,
+            told = [(d, d.to_json()) for d in [*mine, *along]]
+            # the seat's view is built and searched only when an option names a card
+            named = any(cards_named_by(as_json) for _d, as_json in told)
+            view_names = card_names(rules.view(state, seat.seat)) if named else {}
+            payload["decisions"] = [decision_payload(as_json, view_names, opened[(d.id, seat.seat)].deadline_at,
                                                      _presets_offered(d, phase))
-                                    for d in [*mine, *along]]
+                                    for d, as_json in told]
         if finished:
             payload["outcome"] = game.outcome
         row = _row(config, user, prefs[user.id], last.get(user.id), game.id, seat.seat, kind, urgent, payload, now)
@@ -305,7 +315,7 @@ def _insert(session: Session, rows: Sequence[dict]) -> set[int]:
     holds unflushed is flushed first, so rows it refers to exist."""
     if rows:
         session.flush()
-        session.execute(_INSERT, rows)
+        run(session, _INSERT, rows)
     return {row["user_id"] for row in rows}
 
 

@@ -42,7 +42,7 @@ from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.rows import get_rows
-from service.plumbing.statements import dialect_insert
+from service.plumbing.statements import dialect_insert, run
 from service.words.seat_marks import seat_letter
 from service.plumbing.errors import (
     Conflict,
@@ -550,9 +550,9 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
                 wanted[(d.id, d.seat)] = d
     statements = _open_decision_statements(session.get_bind(OpenDecision.__mapper__).dialect.name)
     if wanted:
-        session.execute(statements.gone, {"game_id": game.id, "keep": list(wanted)})
+        run(session, statements.gone, {"game_id": game.id, "keep": list(wanted)})
     else:
-        session.execute(statements.all_gone, {"game_id": game.id})
+        run(session, statements.all_gone, {"game_id": game.id})
         return {}, []
     policy = game_clock.policy_for(session, game)
     holders = {seat: by_seat[seat].user_id if seat in by_seat else None for _id, seat in wanted}
@@ -573,7 +573,7 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
     opened: list[fanout.Opened] = []
     # One statement for every row (an executemany that SQLAlchemy sends as one multi-row
     # INSERT), so its SQL is compiled once, not once per number of rows.
-    for row_id, decision_id, seat, opened_version, deadline_at in session.execute(statements.upsert, values):
+    for row_id, decision_id, seat, opened_version, deadline_at in run(session, statements.upsert, values):
         if opened_version == game.version:
             mine = written[(decision_id, seat)]
             deadlines[(decision_id, seat)] = mine["deadline_at"]

@@ -14,6 +14,7 @@ import datetime as dt
 from typing import Any, Optional
 
 from flask_sqlalchemy import SQLAlchemy
+from flask_sqlalchemy.session import Session as FlaskSession
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -66,9 +67,28 @@ class Base(DeclarativeBase):
     registry = registry(type_annotation_map={dict[str, Any]: JSON, dt.datetime: UTCDateTime})
 
 
+class OneEngineSession(FlaskSession):
+    """Flask-SQLAlchemy's session, which finds the engine of every statement by walking it
+    for a bind key (a dozen times a command, through the app's extensions); Capua has one
+    database, so when the app has one engine, that engine is remembered for the session's
+    life (a session belongs to one app context)."""
+
+    _one_engine: Any = None
+
+    def get_bind(self, mapper: Any = None, clause: Any = None, bind: Any = None, **kwargs: Any) -> Any:
+        if bind is not None:
+            return bind
+        if self._one_engine is None:
+            engines = self._db.engines
+            if len(engines) != 1 or None not in engines:
+                return super().get_bind(mapper=mapper, clause=clause, **kwargs)
+            self._one_engine = engines[None]
+        return self._one_engine
+
+
 #: The Flask-SQLAlchemy extension; every model is a ``db.Model`` (sharing ``Base``'s
 #: registry and metadata).  :mod:`service.plumbing.database` binds it to an app.
-db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False, "class_": OneEngineSession})
 
 
 class User(db.Model):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 import uuid
 
 import pytest
@@ -56,6 +58,18 @@ def test_pages_are_not_limited_by_the_api_limit(anonymous):
     for _ in range(5):
         assert anonymous.get("/api/v1/docs").status_code in (200, 429)
     assert anonymous.get("/").status_code != 429
+
+
+def test_counting_in_memory_starts_no_thread(ann, monkeypatch):
+    """The memory store sweeps in the request: no timer thread per request (the library's
+    own store started one for every request more than 10 ms after the last)."""
+    started = []
+    start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: (started.append(thread.name), start(thread))[1])
+    for _ in range(3):
+        time.sleep(0.02)
+        assert ann.get("me").status_code == 200
+    assert started == []
 
 
 def test_unreadable_limit_names_the_setting(tmp_path):
