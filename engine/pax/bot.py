@@ -220,6 +220,14 @@ def title_race(state: PaxState, seat: int, laid_extra: int = 0, hand_extra: int 
     return 1 / (1 + math.exp(-margin / spread))
 
 
+def _title_gift(state: PaxState, seat: int, card: Card) -> float:
+    """What an intrigue ``card`` left under a legion is worth to the player most helped by
+    buying it (in :func:`card_value` points)."""
+    gains = [title_race(state, other, 0, card.symbols) - title_race(state, other)
+             for other in range(state.seats) if other != seat]
+    return TITLE * title_stake(state) * max(gains, default=0.0)
+
+
 #: Rulebook, Winner: if Rome wins, "the player with primus conspiratus wins".  The title's
 #: worth in card-value points when Rome is sure to win.
 TITLE = 25.0
@@ -302,6 +310,8 @@ def _option_score(state: PaxState, seat: int, command: Command) -> float:
         score = 0.5
         if _clears_next(state, legion, card.price):
             score -= rome_gain(state, card)
+        elif card.category == "intrigue" and not state.solo:
+            score -= _title_gift(state, seat, card)  # another player may buy it
         return score
     if kind == "buy_legion":
         legion = int(args["legion"]) - 1
