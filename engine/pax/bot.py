@@ -8,10 +8,12 @@ The search (:mod:`engine.core.search`) does the thinking; this module gives it P
 - **deny Rome**: at each round's end "the legion with the highest sum of aurei goes to
   Rome", so the bot prices what a legion would give Rome, buys a rich legion away from it
   and does not feed it the categories Rome is closest to holding;
-- **primus conspiratus**: if Rome looks set to hold 4 categories, the holder of primus
-  conspiratus wins with it, so intrigue that takes (or keeps) the title gains in value.
-  The bot values that win below a win of the players (:data:`CONSPIRATOR_WIN`): the title
-  changes hands whenever another seat lays more intrigue, so chasing it rather than
+- **primus conspiratus**: if Rome wins, the holder of primus conspiratus wins with it, and
+  the title goes to whoever lays the most intrigue by the end (Intrigue: it "stays until
+  another player has more").  So intrigue is a race (:func:`title_race`), worth as much as
+  Rome is likely to win (:func:`title_stake`: two players alone seldom stop Rome), and an
+  intrigue card left under a legion is a gift to whoever buys it.  The bot values the
+  title's win below a win of the players (:data:`CONSPIRATOR_WIN`): chasing it rather than
   denying Rome hands the game to Rome far more often than to the chaser.
 
 Hidden from a seat (Rulebook, Preparation: cards "neither shown to the other players nor
@@ -192,8 +194,15 @@ def card_value(state: PaxState, seat: int, card: Card, laying: bool = False) -> 
 
 def _hand_weight(state: PaxState) -> float:
     """How much an intrigue symbol in hand counts towards the title against one laid: it
-    counts only once laid, and the nearer the end, the less time (and money) to lay it."""
-    return 0.8 * min(1.0, len(state.deck) / (4.0 * state.seats))
+    counts only once laid, and the nearer the end, the less time (and money) to lay it.
+    Against one rival (:data:`HELD_INTRIGUE`) a card laid early also takes the title first,
+    and the holder keeps it on a tie."""
+    return HELD_INTRIGUE.get(state.seats, 0.8) * min(1.0, len(state.deck) / (4.0 * state.seats))
+
+
+#: How much a held intrigue symbol counts against a laid one, by seats (two seats measured
+#: in ``bench/RESULTS.md``).
+HELD_INTRIGUE = {2: 0.4}
 
 
 #: An unseen card of another hand holds this many intrigue symbols on average (12 of the
