@@ -26,9 +26,7 @@ A game supplies its knowledge as a :class:`Knowledge`:
 
 Optionally, ``trust``: how much mean score the first candidate (the game sense's own
 favourite) is credited when the answer is picked, so sampling noise over a short horizon
-does not overrule a strategic judgement the evaluation cannot see (default 0), or
-``trust_at(budget)``: the trust for one budget (more worlds, less sampling noise to guard
-against; default: ``trust`` whatever the budget);
+does not overrule a strategic judgement the evaluation cannot see (default 0);
 ``reward(outcome, seat)``: what a finished game is worth to ``seat``, when the
 game's bot values some wins above others (default: :func:`outcome_share`); and, for speed
 in rollouts: ``blocking(state)`` (the pending chance and blocking
@@ -198,9 +196,7 @@ def choose(
     legal = [a for a in arms if not a.illegal and a.visits]
     if not legal:
         return own.default
-    trust_at = getattr(knowledge, "trust_at", None)
-    trust = trust_at(budget) if trust_at is not None else getattr(knowledge, "trust", 0.0)
-    return _best(legal, arms[0], trust).command
+    return _best(legal, arms[0], getattr(knowledge, "trust", 0.0)).command
 
 
 def _best(arms: Sequence[_Arm], first: Optional[_Arm] = None, trust: float = 0.0) -> _Arm:

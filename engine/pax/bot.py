@@ -8,12 +8,10 @@ The search (:mod:`engine.core.search`) does the thinking; this module gives it P
 - **deny Rome**: at each round's end "the legion with the highest sum of aurei goes to
   Rome", so the bot prices what a legion would give Rome, buys a rich legion away from it
   and does not feed it the categories Rome is closest to holding;
-- **primus conspiratus**: if Rome wins, the holder of primus conspiratus wins with it, and
-  the title goes to whoever lays the most intrigue by the end (Intrigue: it "stays until
-  another player has more").  So intrigue is a race (:func:`title_race`), worth as much as
-  Rome is likely to win (:func:`title_stake`: two players alone seldom stop Rome), and an
-  intrigue card left under a legion is a gift to whoever buys it.  The bot values the
-  title's win below a win of the players (:data:`CONSPIRATOR_WIN`): chasing it rather than
+- **primus conspiratus**: if Rome looks set to hold 4 categories, the holder of primus
+  conspiratus wins with it, so intrigue that takes (or keeps) the title gains in value.
+  The bot values that win below a win of the players (:data:`CONSPIRATOR_WIN`): the title
+  changes hands whenever another seat lays more intrigue, so chasing it rather than
   denying Rome hands the game to Rome far more often than to the chaser.
 
 Hidden from a seat (Rulebook, Preparation: cards "neither shown to the other players nor
@@ -34,7 +32,7 @@ from engine.core.search import Budget, outcome_share
 from engine.core.types import Command, Decision, Outcome
 from engine.pax.card_set import CATEGORIES, Card, CardSet, second_copy
 from engine.pax.scoring import SOLO_NEEDED, strength, with_bonuses
-from engine.pax.state import PaxState, legion_value, symbol_counts, symbols
+from engine.pax.state import PaxState, legion_value, symbol_counts
 from engine.pax.table import START_AUREI
 
 #: Search budgets per level (rollouts of ``depth`` decisions, then the evaluation).
@@ -148,14 +146,11 @@ def _rome_known(state: PaxState) -> dict[str, int]:
     return symbol_counts(state.rome_open + state.rome_hidden)
 
 
-def card_value(state: PaxState, seat: int, card: Card, laying: bool = False) -> float:
-    """What ``card`` is worth to ``seat`` (in points, roughly): laid, or (``laying`` false)
-    taken into the hand to be laid later.
+def card_value(state: PaxState, seat: int, card: Card) -> float:
+    """What laying ``card`` is worth to ``seat`` (in points, roughly).
 
     Rulebook, Winner: "2 per category laid; 3 per category where the player is stronger
     than Rome; 1 per fleet and army symbol"; solo: categories stronger than Rome, all 7 laid.
-    Intrigue is valued by the race for primus conspiratus (:func:`title_race`) instead of
-    by specialising: the most intrigue, not a category of one's own, wins the title.
     """
     mine = symbol_counts(state.tableaux[seat])
     rome = _rome_known(state)
@@ -163,14 +158,13 @@ def card_value(state: PaxState, seat: int, card: Card, laying: bool = False) -> 
     value = 0.25 * card.symbols
     if not state.solo:
         # specialise where no other player does: a category is denied to Rome only by one
-        # player stronger than it, and two players sharing it out seldom get there (intrigue
-        # is a race: behind in it, the title is still to be taken)
+        # player stronger than it, and two players sharing it out seldom get there
         others = max((symbol_counts(t)[cat] for s, t in enumerate(state.tableaux) if s != seat), default=0)
         if 0 < mine[cat] and others <= mine[cat]:
             value += SPECIALISE
-        elif others > mine[cat] and cat != "intrigue":
+        elif others > mine[cat]:
             value -= SPECIALISE
-    elif state.solo and mine[cat] == 0:
+    elif mine[cat] == 0:
         value += 2.0
     gap = rome[cat] - mine[cat]
     if 0 <= gap < card.symbols:
@@ -184,73 +178,11 @@ def card_value(state: PaxState, seat: int, card: Card, laying: bool = False) -> 
     if cat in ("fleet", "army") and not state.solo:
         value += card.symbols
     if cat == "intrigue" and not state.solo:
-        if laying:
-            gain = title_race(state, seat, card.symbols, -card.symbols) - title_race(state, seat)
-        else:
-            gain = title_race(state, seat, 0, card.symbols) - title_race(state, seat)
-        value += TITLE * title_stake(state) * gain
+        best_other = max((symbol_counts(t)["intrigue"] for s, t in enumerate(state.tableaux) if s != seat),
+                         default=0)
+        if mine["intrigue"] <= best_other < mine["intrigue"] + card.symbols:
+            value += 1.0 + 4.0 * rome_threat(state)  # primus conspiratus changes hands
     return value
-
-
-def _hand_weight(state: PaxState) -> float:
-    """How much an intrigue symbol in hand counts towards the title against one laid: it
-    counts only once laid, and the nearer the end, the less time (and money) to lay it.
-    Against one rival (:data:`HELD_INTRIGUE`) a card laid early also takes the title first,
-    and the holder keeps it on a tie."""
-    return HELD_INTRIGUE.get(state.seats, 0.8) * min(1.0, len(state.deck) / (4.0 * state.seats))
-
-
-#: How much a held intrigue symbol counts against a laid one, by seats (two seats measured
-#: in ``bench/RESULTS.md``).
-HELD_INTRIGUE = {2: 0.4}
-
-
-#: An unseen card of another hand holds this many intrigue symbols on average (12 of the
-#: 74 cards are intrigue, 20 symbols in all).
-_HIDDEN_INTRIGUE = 20 / 74
-
-
-def title_race(state: PaxState, seat: int, laid_extra: int = 0, hand_extra: int = 0) -> float:
-    """How likely ``seat`` is to hold primus conspiratus at the end, from the intrigue laid
-    and (weighted by :func:`_hand_weight`) held.  Rulebook, Intrigue: the title "stays until
-    another player has more intrigue", so the holder keeps it on a tie."""
-    weight = _hand_weight(state)
-    counts = [symbols(t, "intrigue") for t in state.tableaux]
-    mine = counts[seat] + laid_extra + weight * (symbols(state.hands[seat], "intrigue") + hand_extra)
-    margin = 1e9
-    for other in range(state.seats):
-        if other == seat:
-            continue
-        theirs = counts[other] + weight * _HIDDEN_INTRIGUE * len(state.hands[other])
-        tie = 0.5 if state.primus == seat else -0.5 if state.primus == other else 0.0
-        margin = min(margin, mine - theirs + tie)
-    # the more of the deck is still to come, the more a lead may yet be overtaken
-    spread = 2.0 + 4.0 * len(state.deck) / max(1, state.total_cards)
-    return 1 / (1 + math.exp(-margin / spread))
-
-
-def _title_gift(state: PaxState, seat: int, card: Card) -> float:
-    """What an intrigue ``card`` left under a legion is worth to the player most helped by
-    buying it (in :func:`card_value` points)."""
-    gains = [title_race(state, other, 0, card.symbols) - title_race(state, other)
-             for other in range(state.seats) if other != seat]
-    return TITLE * title_stake(state) * max(gains, default=0.0)
-
-
-#: Rulebook, Winner: if Rome wins, "the player with primus conspiratus wins".  The title's
-#: worth in card-value points when Rome is sure to win.
-TITLE = 25.0
-#: How often Rome wins a table of this many seats before anything is known (measured with
-#: the bots, ``bench/RESULTS.md``): two players alone seldom stop it.
-ROME_PRIOR = {2: 0.85, 3: 0.5}
-
-
-def title_stake(state: PaxState) -> float:
-    """How likely Rome is to win, the early table judged by :data:`ROME_PRIOR`, the late one
-    by the categories Rome holds (:func:`rome_threat`)."""
-    played = 1.0 - len(state.deck) / max(1, state.total_cards)
-    prior = ROME_PRIOR.get(state.seats, 0.3)
-    return (1 - played) * prior + played * rome_threat(state)
 
 
 def _rome_holds(state: PaxState, category: str) -> bool:
@@ -298,11 +230,6 @@ def legion_worth(state: PaxState, seat: int, legion: int) -> float:
 
 # --- the rollout policy ---------------------------------------------------------------
 
-#: What keeping the hand open is worth per card still to be drawn this turn (Drawing cards:
-#: "one card into his hand", decided for each card at once).
-HAND_SLOT = 1.5
-
-
 def _option_score(state: PaxState, seat: int, command: Command) -> float:
     args = command.args
     kind = command.type
@@ -311,16 +238,13 @@ def _option_score(state: PaxState, seat: int, command: Command) -> float:
     if kind == "assign_card":
         card = card_of(state, args["card"])
         if args["to"] == "hand":
-            # one card of the three goes to the hand: a card still to be drawn may deserve it more
-            return card_value(state, seat, card) + 1.0 - HAND_SLOT * sum(state.batches_left)
+            return card_value(state, seat, card) + 1.0
         if args["to"] == "deck":
             return 0.6
         legion = int(args["legion"]) - 1
         score = 0.5
         if _clears_next(state, legion, card.price):
             score -= rome_gain(state, card)
-        elif card.category == "intrigue" and not state.solo:
-            score -= _title_gift(state, seat, card)  # another player may buy it
         return score
     if kind == "buy_legion":
         legion = int(args["legion"]) - 1
@@ -334,7 +258,7 @@ def _option_score(state: PaxState, seat: int, command: Command) -> float:
         income_loss = 1.5 if card.category == "intrigue" and state.phase == "turn" else 0.0
         # near the end aurei buy little more, and a card in hand scores nothing
         thrift = 0.3 if len(state.deck) < 6 * state.seats else 0.8
-        return card_value(state, seat, card, laying=True) + 0.5 - thrift * (cost + income_loss)
+        return card_value(state, seat, card) + 0.5 - thrift * (cost + income_loss)
     if kind in ("take_income", "pass"):
         return 1.0
     if kind == "draw_cards":
@@ -388,8 +312,8 @@ def evaluate(state: PaxState, seat: int) -> float:
     points = [_points(state, s, rome) for s in range(state.seats)]
     best_other = max(p for s, p in enumerate(points) if s != seat)
     p_lead = 1 / (1 + math.exp(-(points[seat] - best_other) / (2.5 + 6.0 * (1.0 - played))))
-    # primus conspiratus may still change hands: the race for it as it stands
-    if_rome = CONSPIRATOR_WIN * title_race(state, seat)
+    # primus conspiratus may still change hands: the title is worth less the earlier it is
+    if_rome = CONSPIRATOR_WIN * (0.4 + 0.5 * played) if state.primus == seat else 0.0
     return p_rome * if_rome + (1 - p_rome) * p_lead
 
 
@@ -411,11 +335,6 @@ class PaxKnowledge:
     #: by the game's end (four normal bots, first trials: Rome won 5 of 7 games with no
     #: trust, 3 of 5 with 0.05, 2 of 4 with 0.15; the measured rate is in ``bench/RESULTS.md``).
     trust = 0.15
-
-    def trust_at(self, budget: Budget) -> float:
-        """:attr:`trust` at ``normal``'s budget, less as more worlds make the means surer
-        (their sampling noise shrinks as one over the square root of the worlds)."""
-        return self.trust * math.sqrt(BUDGETS["normal"].iterations / max(1, budget.iterations))
 
     def redact(self, state: PaxState, seat: int) -> PaxState:
         return redact(state, seat)
