@@ -35,10 +35,14 @@ from engine.pax.scoring import SOLO_NEEDED, strength, with_bonuses
 from engine.pax.state import PaxState, legion_value, symbol_counts
 from engine.pax.table import START_AUREI
 
-#: Search budgets per level (rollouts of ``depth`` decisions, then the evaluation).
+#: Search budgets per level (rollouts of ``depth`` decisions, then the evaluation; depth 0:
+#: to the game's end, scored by its real outcome through :func:`reward`).  ``hard`` plays
+#: its 40 worlds out to the end: the evaluation ten or sixteen decisions on cannot see what
+#: specialising, denying Rome and the title are worth at the end (``bench/RESULTS.md``),
+#: and a whole PAX playout costs about as much as three of the short ones.
 BUDGETS = {
     "normal": Budget(iterations=32, depth=10),
-    "hard": Budget(iterations=128, depth=16),
+    "hard": Budget(iterations=40, depth=0),
 }
 
 #: How much a card gains in a category the seat leads the other players in (and loses in
