@@ -148,4 +148,4 @@ def _refuse_other_content_types() -> None:
 
 
 def _require_signed_in() -> None:
-    auth.require_user()
+    auth.require_requester()

@@ -140,7 +140,7 @@ def submit_command(args, game_id: str):
     change won the race. Answers with the new version, the events you may see since
     your command (bots' moves included) and your next decisions.
     """
-    user = auth.require_user()
+    user = auth.require_requester()
     expected = _expected_version(args["expected_version"], request.headers.get("If-Match"))
     result = game_service.submit_command(
         session(), config(), game_id, user, command_type=args["type"], args=args["args"],

@@ -35,6 +35,7 @@ import logging
 import re
 import secrets
 import time
+from dataclasses import dataclass
 from typing import Callable, Optional
 from urllib.parse import urlsplit
 
@@ -54,9 +55,10 @@ from markupsafe import Markup
 from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import Select, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, make_transient_to_detached
+from sqlalchemy.orm.util import identity_key
 
-from service.plumbing import mail, requester
+from service.plumbing import mail, requester, statements
 from service.plumbing.config import Config
 from service.plumbing.database import config as app_config, new_session, session as db_session
 from service.plumbing.db import ApiToken, MailMessage, UsedLink, User, utcnow
@@ -175,31 +177,56 @@ def revoke_api_token(session: Session, user: User, token_id: int) -> ApiToken:
     return token
 
 
+@dataclass(frozen=True)
+class Requester:
+    """The user a request acts for, as a plain row: what a bearer token's lookup read.
+
+    The command path needs only who is asking, so it works on this row; views that
+    change the user or hand it to the ORM ask :func:`current_user` for the ``User``,
+    built from this row without another statement."""
+
+    id: int
+    email: str
+    display_name: str
+    language: str
+    timezone: str
+    created_at: dt.datetime
+
+    @classmethod
+    def of(cls, user: User) -> "Requester":
+        return cls(user.id, user.email, user.display_name, user.language, user.timezone, user.created_at)
+
+
+_USER_COLUMNS = ("id", "email", "display_name", "language", "timezone", "created_at")
+
+
 @functools.lru_cache(maxsize=1)
 def _token_query() -> Select:
-    """The statement of :func:`user_for_token`, built once (the hash is bound)."""
-    return (select(User, ApiToken.id, ApiToken.last_used_at)
-            .join(ApiToken, ApiToken.user_id == User.id)
-            .where(ApiToken.token_hash == bindparam("token_hash"), ApiToken.revoked_at.is_(None)))
+    """The statement of :func:`requester_for_token`, built once (the hash is bound): Core
+    columns, so reading it builds no ORM object."""
+    users, tokens = User.__table__, ApiToken.__table__
+    return (select(*(users.c[name] for name in _USER_COLUMNS), tokens.c.id, tokens.c.last_used_at)
+            .select_from(users.join(tokens, tokens.c.user_id == users.c.id))
+            .where(tokens.c.token_hash == bindparam("token_hash"), tokens.c.revoked_at.is_(None)))
 
 
-def user_for_token(session: Session, raw: str,
-                   touch: Optional[Callable[[int, dt.datetime], None]] = None) -> Optional[User]:
-    """The owner of a live raw token, or ``None``; marks the token as used.
+def requester_for_token(session: Session, raw: str,
+                        touch: Optional[Callable[[int, dt.datetime], None]] = None) -> Optional[Requester]:
+    """The owner of a live raw token as a plain row, or ``None``; marks the token as used.
 
-    One statement: the user joined with the unrevoked token of that hash, so a revoked
-    token is refused by the very query that would find it (nothing is cached across
-    requests). ``last_used_at`` is refreshed at most once a minute: enough to tell a user
-    which tokens are alive without turning every API read into a write. ``touch(token_id,
-    now)`` writes it when due (default: in ``session``, flushed).
+    One statement on the session's connection: the user joined with the unrevoked token
+    of that hash, so a revoked token is refused by the very query that would find it
+    (nothing is cached across requests). ``last_used_at`` is refreshed at most once a
+    minute: enough to tell a user which tokens are alive without turning every API read
+    into a write. ``touch(token_id, now)`` writes it when due (default: in ``session``,
+    flushed).
     """
     if not isinstance(raw, str) or not _RAW_TOKEN.match(raw):
         return None
-    row = session.execute(_token_query(), {"token_hash": _token_hash(raw)}).first()
+    row = statements.run(session, _token_query(), {"token_hash": _token_hash(raw)}).first()
     if row is None:
         return None
-    user, token_id, last_used_at = row
-    hold(session, user)
+    *fields, token_id, last_used_at = row
     now = utcnow()
     if last_used_at is None or now - last_used_at >= TOKEN_TOUCH_EVERY:
         if touch is None:
@@ -208,7 +235,28 @@ def user_for_token(session: Session, raw: str,
             session.flush()
         else:
             touch(token_id, now)
-    return user
+    return Requester(*fields)
+
+
+def user_for_token(session: Session, raw: str,
+                   touch: Optional[Callable[[int, dt.datetime], None]] = None) -> Optional[User]:
+    """The owner of a live raw token, or ``None``, as :func:`requester_for_token` finds it,
+    as the ORM's ``User``; what ``session`` holds unwritten is flushed first, as a query
+    through the ORM would."""
+    session.flush()
+    requester = requester_for_token(session, raw, touch)
+    return None if requester is None else as_user(session, requester)
+
+
+def as_user(session: Session, requester: Requester) -> User:
+    """``requester``'s ``User`` in ``session``: the one it holds already, else one made
+    from the row (persistent and clean, so nothing is read or written for it)."""
+    user = session.identity_map.get(identity_key(User, requester.id))
+    if user is None:
+        user = User(**{name: getattr(requester, name) for name in _USER_COLUMNS})
+        make_transient_to_detached(user)
+        session.add(user)
+    return hold(session, user)
 
 
 # --------------------------------------------------------------------------- magic links
@@ -339,41 +387,62 @@ def login_user(user: User) -> None:
     cookie[CSRF_FIELD] = secrets.token_urlsafe(32)
     cookie.permanent = True
     g.capua_user = user
+    g.capua_requester = Requester.of(user)
 
 
 def logout_user() -> None:
     cookie.clear()
     g.capua_user = None
+    g.capua_requester = None
 
 
-def current_user() -> Optional[User]:
-    """The user of this request, or ``None``; looked up once per request.
+def current_requester() -> Optional[Requester]:
+    """Who this request acts for, as a plain row, or ``None``; looked up once per request.
 
     An ``Authorization`` header decides alone: ``Bearer <token>`` of a live token is the
     token's owner, anything else (a malformed header, a revoked token) is nobody, and
     the cookie is not consulted.  Without the header, the session cookie decides.
     """
-    if "capua_user" in g:
-        return g.capua_user
+    if "capua_requester" in g:
+        return g.capua_requester
     header = request.headers.get("Authorization")
     if header is not None:
-        user = _user_from_bearer(header)
+        found = _requester_from_bearer(header)
     else:
         user = _user_from_cookie()
-    g.capua_user = user
-    return user
+        g.capua_user = user
+        found = None if user is None else Requester.of(user)
+    g.capua_requester = found
+    return found
+
+
+def current_user() -> Optional[User]:
+    """The ``User`` of this request (:func:`current_requester`), or ``None``; a bearer
+    token's user is made from the row its lookup read, without another statement."""
+    if "capua_user" in g:
+        return g.capua_user
+    found = current_requester()
+    if "capua_user" not in g:
+        g.capua_user = None if found is None else as_user(db_session(), found)
+    return g.capua_user
+
+
+def require_requester() -> Requester:
+    """Who this request acts for, as a plain row, or :class:`Unauthorized`."""
+    found = current_requester()
+    if found is None:
+        raise Unauthorized("Sign in, or send an API token as 'Authorization: Bearer capua_...'.",
+                           headers={"WWW-Authenticate": 'Bearer realm="capua"'})
+    return found
 
 
 def require_user() -> User:
     """The user of this request, or :class:`Unauthorized`."""
-    user = current_user()
-    if user is None:
-        raise Unauthorized("Sign in, or send an API token as 'Authorization: Bearer capua_...'.",
-                           headers={"WWW-Authenticate": 'Bearer realm="capua"'})
-    return user
+    require_requester()
+    return current_user()
 
 
-def _user_from_bearer(header: str) -> Optional[User]:
+def _requester_from_bearer(header: str) -> Optional[Requester]:
     """The owner of the bearer token in ``header``, read in the request's session.
 
     The request's session belongs to the view (a GET view never commits), so the
@@ -382,7 +451,7 @@ def _user_from_bearer(header: str) -> Optional[User]:
     scheme, _, raw = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not _RAW_TOKEN.match(raw.strip()):
         return None
-    return user_for_token(db_session(), raw.strip(), touch=_touch_aside)
+    return requester_for_token(db_session(), raw.strip(), touch=_touch_aside)
 
 
 def _touch_aside(token_id: int, now: dt.datetime) -> None:
@@ -560,5 +629,5 @@ def init_app(app: Flask) -> None:
     app.permanent_session_lifetime = dt.timedelta(days=config.session_days)
     app.before_request(_check_csrf)
     app.jinja_env.globals.update(csrf_input=csrf_input, current_user=current_user)
-    requester.register(app, current_user)
+    requester.register(app, current_requester)
     app.register_blueprint(bp)

@@ -8,10 +8,16 @@ call.  :func:`get_row` holds the rows it found and remembers the misses on the s
 until the transaction ends; every miss of a model is forgotten as soon as a row of that
 model is added to the session, a held row as soon as it is deleted.  Rows inserted by
 Core statements are not seen: use it only for models written through the ORM.
+
+A path that reads rows with a Core statement and only reads them (a command's players,
+their settings, the game's clock: :mod:`service.play.at_hand`) holds them as plain named
+tuples (:func:`hold_plain`), which :func:`get_row` hands out like the ORM's objects.
 """
 
 from __future__ import annotations
 
+import functools
+from collections import namedtuple
 from typing import Any, Iterable, Optional
 
 from sqlalchemy import event, inspect, select, tuple_
@@ -27,8 +33,7 @@ def get_row(session: Session, model: Any, key: Any) -> Optional[Any]:
     if held is not None:
         row = held.get((model, key))
         if row is not None:
-            state = inspect(row)
-            if not (state.deleted or state.was_deleted or row in session.deleted):
+            if _alive(session, row):
                 return row
             del held[(model, key)]
     absent = session.info.get(_ABSENT)
@@ -52,7 +57,7 @@ def get_rows(session: Session, model: Any, keys: Iterable[Any]) -> dict[Any, Any
     absent = session.info.get(_ABSENT) or set()
     for key in dict.fromkeys(keys):
         row = held.get((model, key))
-        if row is not None and not (inspect(row).deleted or inspect(row).was_deleted or row in session.deleted):
+        if row is not None and _alive(session, row):
             out[key] = row
         elif (model, key) not in absent:
             wanted.append(key)
@@ -76,6 +81,29 @@ def get_rows(session: Session, model: Any, keys: Iterable[Any]) -> dict[Any, Any
     return out
 
 
+def _alive(session: Session, row: Any) -> bool:
+    """A held row still stands: a plain row always, an ORM row unless deleted."""
+    if isinstance(row, tuple):
+        return True
+    state = inspect(row)
+    return not (state.deleted or state.was_deleted or row in session.deleted)
+
+
+@functools.lru_cache(maxsize=None)
+def plain_row(model: Any) -> type:
+    """A named tuple of ``model``'s column attributes: what a read-only path holds
+    instead of the ORM's object (see :func:`hold_plain`)."""
+    return namedtuple(model.__name__ + "Row", [attr.key for attr in inspect(model).column_attrs])
+
+
+def hold_plain(session: Session, model: Any, key: Any, row: tuple) -> None:
+    """Hold ``row``, a :func:`plain_row` of ``model`` with primary key ``key`` read by a
+    Core statement, for :func:`get_row` until the transaction ends.  Only for rows the
+    transaction reads and does not change: :func:`get_row` then answers the plain row,
+    and adding a row of ``model`` to the session forgets it."""
+    session.info.setdefault(_HELD, {})[(model, key)] = row
+
+
 def hold_absent(session: Session, model: Any, key: Any) -> None:
     """Remember that ``model`` has no row ``key`` (a statement of the caller's own found
     none), so :func:`get_row` and :func:`get_rows` do not look again this transaction."""
@@ -94,9 +122,13 @@ def hold(session: Session, row: Any) -> Any:
 @event.listens_for(Session, "after_attach")
 def _forget_misses_of_added_model(session: Session, instance: Any) -> None:
     absent = session.info.get(_ABSENT)
+    kind = type(instance)
     if absent:
-        kind = type(instance)
         session.info[_ABSENT] = {(model, key) for model, key in absent if model is not kind}
+    held = session.info.get(_HELD)
+    if held:
+        for model, key in [k for k, row in held.items() if k[0] is kind and isinstance(row, tuple)]:
+            del held[(model, key)]
 
 
 @event.listens_for(Session, "after_commit")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gc
 
-from service.plumbing.db import GameClock, NotificationPreference, User
-from service.plumbing.rows import get_row, get_rows, hold
+from service.play import at_hand
+from service.plumbing.db import GameClock, GameNotificationPreference, NotificationPreference, Seat, User
+from service.plumbing.rows import get_row, get_rows, hold, hold_plain, plain_row
 from tests.api.statement_counter import StatementCounter
 
 
@@ -61,3 +62,42 @@ def test_what_is_held_is_forgotten_when_the_transaction_ends(session):
     with StatementCounter(session.get_bind()) as counter:
         get_row(session, User, uid)
     assert len(counter.statements) == 1, "the user was held by the earlier transaction only"
+
+
+def test_a_plain_row_is_handed_out_until_a_row_of_its_model_is_added(session):
+    uid = _user(session, "dee@example.org")
+    session.commit()
+    row = plain_row(User)(id=uid, email="dee@example.org", display_name="Dee", language="en", timezone="UTC",
+                          created_at=None)
+    hold_plain(session, User, uid, row)
+    with StatementCounter(session.get_bind()) as counter:
+        assert get_row(session, User, uid) is row
+        assert get_rows(session, User, [uid]) == {uid: row}
+    assert counter.statements == []
+    session.add(User(email="eve@example.org"))
+    found = get_row(session, User, uid)
+    assert isinstance(found, User) and found.display_name == ""
+
+
+def test_what_a_command_only_reads_is_held_as_plain_rows(session, bare_game):
+    game = bare_game()
+    ann, bob = _user(session, "ann@example.org"), _user(session, "bob@example.org")
+    session.add_all([Seat(game_id=game.id, seat=0, user_id=ann), Seat(game_id=game.id, seat=1, user_id=bob),
+                     NotificationPreference(user_id=ann, digest_hour=7),
+                     GameNotificationPreference(user_id=bob, game_id=game.id, act_delivery="digest")])
+    session.commit()
+    session.expunge_all()
+    hand = at_hand.load(session, game.id)
+    assert hand.game.id == game.id and [s.seat for s in hand.seats] == [0, 1]
+    assert all(isinstance(s, Seat) for s in hand.seats)
+    with StatementCounter(session.get_bind()) as counter:
+        users = get_rows(session, User, [ann, bob])
+        assert {u.email for u in users.values()} == {"ann@example.org", "bob@example.org"}
+        assert not any(isinstance(u, User) for u in users.values())
+        assert get_row(session, NotificationPreference, ann).digest_hour == 7
+        assert get_row(session, NotificationPreference, bob) is None
+        assert get_row(session, GameNotificationPreference, (bob, game.id)).act_delivery == "digest"
+        assert get_row(session, GameNotificationPreference, (ann, game.id)) is None
+        assert get_row(session, GameClock, game.id) is None
+    assert counter.statements == []
+    assert at_hand.load(session, "no-such-game") is None

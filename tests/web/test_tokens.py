@@ -105,11 +105,14 @@ def test_an_authorization_header_overrides_the_cookie(app, client, sign_in):
 
 def test_current_user_is_looked_up_once_per_request(app, ann_token, monkeypatch):
     calls = []
-    original = auth.user_for_token
-    monkeypatch.setattr(auth, "user_for_token", lambda s, raw, **kw: calls.append(raw) or original(s, raw, **kw))
+    original = auth.requester_for_token
+    monkeypatch.setattr(auth, "requester_for_token",
+                        lambda s, raw, **kw: calls.append(raw) or original(s, raw, **kw))
     with app.test_request_context("/", headers={"Authorization": f"Bearer {ann_token[2]}"}):
+        assert auth.current_requester() is auth.current_requester()
         assert auth.current_user() is auth.current_user()
-        assert g.capua_user.email == "ann@example.org"
+        assert g.capua_user.email == g.capua_requester.email == "ann@example.org"
+        assert g.capua_user.id == g.capua_requester.id
     assert len(calls) == 1
 
 
