@@ -47,7 +47,7 @@ from service.play.standing_orders import phase_key
 from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, Seat, User, utcnow
-from service.plumbing.statements import run
+from service.plumbing.statements import defer
 from service.plumbing.rows import get_rows
 from service.words.seat_marks import seat_letter
 
@@ -315,7 +315,7 @@ def _insert(session: Session, rows: Sequence[dict]) -> set[int]:
     holds unflushed is flushed first, so rows it refers to exist."""
     if rows:
         session.flush()
-        run(session, _INSERT, rows)
+        defer(session, _INSERT, rows)
     return {row["user_id"] for row in rows}
 
 

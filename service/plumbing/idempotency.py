@@ -47,7 +47,7 @@ from service.plumbing.database import config as current_config, session as curre
 from service.plumbing.db import IdempotencyKey, utcnow
 from service.plumbing.errors import Conflict, InvalidInput, LostRace, ServiceError
 from service.plumbing.json_input import read_json
-from service.plumbing.statements import dialect_insert, run
+from service.plumbing.statements import defer, dialect_insert, run
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -209,7 +209,7 @@ def _run_idempotent(key: str, view: Callable[..., Any], args: tuple, kwargs: dic
     if not _is_success(response):
         _rollback(session)
         return response
-    run(session, _statements(session).answer, {
+    defer(session, _statements(session).answer, {
         "claim_id": claim_id, "status_code": response.status_code, "response_body": response.get_data(as_text=True),
         "response_headers": {h: response.headers[h] for h in REPLAYED_HEADERS if h in response.headers}})
     try:
