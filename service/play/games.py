@@ -24,7 +24,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from sqlalchemy import and_, bindparam, or_, select, tuple_, update
+from sqlalchemy import Integer, String, and_, bindparam, func, or_, select, tuple_, update
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -42,7 +43,7 @@ from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.rows import get_rows
-from service.plumbing.statements import dialect_insert, run
+from service.plumbing.statements import defer, dialect_insert, run
 from service.words.seat_marks import seat_letter
 from service.plumbing.errors import (
     Conflict,
@@ -498,6 +499,7 @@ class _OpenDecisionStatements:
     gone: Any      # DELETE the game's rows but those ``keep`` names, by (decision id, seat)
     all_gone: Any  # DELETE every row of the game
     upsert: Any    # INSERT one row, or move a kept row's version; RETURNING what it holds
+    arrays: bool   # ``gone`` takes the kept pairs as two arrays (PostgreSQL), else a list
 
 
 @functools.lru_cache(maxsize=None)
@@ -507,13 +509,21 @@ def _open_decision_statements(dialect: str) -> _OpenDecisionStatements:
     table = OpenDecision.__table__
     mine = table.c.game_id == bindparam("game_id")
     insert = dialect_insert(dialect)(table)
+    if dialect == "postgresql":
+        # the kept pairs as two arrays: one SQL text whatever their number (an expanding
+        # list is rendered anew for each), so the statement can be held for the next
+        # one (:func:`~service.plumbing.statements.defer`)
+        kept = select(func.unnest(bindparam("keep_ids", type_=postgresql.ARRAY(String))),
+                      func.unnest(bindparam("keep_seats", type_=postgresql.ARRAY(Integer))))
+    else:
+        kept = bindparam("keep", expanding=True)
     return _OpenDecisionStatements(
-        gone=table.delete().where(mine, tuple_(table.c.decision_id, table.c.seat).not_in(
-            bindparam("keep", expanding=True))),
+        gone=table.delete().where(mine, tuple_(table.c.decision_id, table.c.seat).not_in(kept)),
         all_gone=table.delete().where(mine),
         upsert=insert.on_conflict_do_update(
             index_elements=["game_id", "decision_id", "seat"], set_={"version": insert.excluded.version},
         ).returning(table.c.id, table.c.decision_id, table.c.seat, table.c.opened_version, table.c.deadline_at),
+        arrays=dialect == "postgresql",
     )
 
 
@@ -549,11 +559,14 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
             if row is None or not row.is_bot:
                 wanted[(d.id, d.seat)] = d
     statements = _open_decision_statements(session.get_bind(OpenDecision.__mapper__).dialect.name)
-    if wanted:
-        run(session, statements.gone, {"game_id": game.id, "keep": list(wanted)})
-    else:
-        run(session, statements.all_gone, {"game_id": game.id})
+    if not wanted:
+        defer(session, statements.all_gone, {"game_id": game.id})
         return {}, []
+    if statements.arrays:
+        defer(session, statements.gone, {"game_id": game.id, "keep_ids": [d for d, _ in wanted],
+                                         "keep_seats": [s for _, s in wanted]})
+    else:
+        defer(session, statements.gone, {"game_id": game.id, "keep": list(wanted)})
     policy = game_clock.policy_for(session, game)
     holders = {seat: by_seat[seat].user_id if seat in by_seat else None for _id, seat in wanted}
     users = get_rows(session, User, [u for u in holders.values() if u is not None])

@@ -30,6 +30,7 @@ by a transaction that has written no events, else when that transaction commits
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import logging
 import pickle
@@ -49,6 +50,7 @@ from engine.core.types import Command, Event
 from engine.core.upcast import upcast
 from service.plumbing.db import Game, Snapshot, StoredEvent, utcnow
 from service.plumbing.errors import LostRace
+from service.plumbing.statements import defer
 
 log = logging.getLogger(__name__)
 
@@ -161,21 +163,28 @@ def append(
             }
             for (seq, e), actor in zip(appended, actors)
         ]
-        try:
-            # One executemany for the whole batch, through Core: the ORM's bulk insert
-            # would split it by which columns are null (the player's event, then the bots').
-            session.execute(_INSERT_EVENTS, rows)
-        except IntegrityError as err:
-            raise LostRace(
-                "this game's events were written concurrently; reload it and try again",
-                details={"game_id": game.id, "expected_version": expected_version},
-            ) from err
+        # One executemany for the whole batch, through Core: the ORM's bulk insert
+        # would split it by which columns are null (the player's event, then the bots').
+        # Held for the transaction's next statement on PostgreSQL (nobody reads what
+        # it returns), so it costs no round trip of its own; a duplicate ``seq`` (the
+        # version's conditional update lets no second writer get here) then fails
+        # that statement or the commit with the same LostRace, and the transaction rolls
+        # back all the same.
+        defer(session, _INSERT_EVENTS, rows, on_error=functools.partial(_events_lost, game.id, expected_version))
 
     if state is not None:
         remember_state(session, game.id, new_version, (rules or rules_of(game)).rules_version, state)
         if snapshot_every > 0 and new_version // snapshot_every > expected_version // snapshot_every:
             write_snapshot(session, game, new_version, state, rules=rules)
     return appended
+
+
+def _events_lost(game_id: str, expected_version: int, error: Exception) -> Exception:
+    """What a failed insert of a game's events means: a duplicate ``seq`` is a lost race."""
+    if not isinstance(error, IntegrityError):
+        return error
+    return LostRace("this game's events were written concurrently; reload it and try again",
+                    details={"game_id": game_id, "expected_version": expected_version})
 
 
 _GAMES = Game.__table__

@@ -9,6 +9,7 @@ what they share.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
 from sqlalchemy import CursorResult, Executable, event
@@ -26,7 +27,7 @@ def dialect_insert(dialect: str) -> Callable:
 
 
 def run(session: Session, statement: Executable,
-        params: Optional[Union[dict[str, Any], list[dict[str, Any]]]] = None) -> CursorResult:
+        params: Optional[Union[dict[str, Any], list[dict[str, Any]]]] = None) -> Any:
     """Run a Core statement in ``session``'s transaction, on its connection.
 
     ``session.execute`` would run the same statement on the same connection, after asking
@@ -34,8 +35,38 @@ def run(session: Session, statement: Executable,
     statement that asking cost about as much again as the execution (measured ~0.1 ms a
     statement).  Only for Core statements: nothing is autoflushed first, so a caller
     that needs the session's pending rows written says ``session.flush()`` itself.
+
+    On PostgreSQL, when writes are held for the commit (:func:`defer`), they travel with
+    this statement in one round trip, and its rows come back as plain tuples (with
+    SQLAlchemy's result processing) in a :class:`Rows`.
     """
-    return session.connection().execute(statement, params)
+    connection = session.connection()
+    if params and _DEFERRED in connection.info:
+        compiled = _compiled(connection.dialect, statement, params)
+        if compiled is not None:
+            return _send(connection, then=(compiled, params))
+    return connection.execute(statement, params)
+
+
+class Rows:
+    """The rows of a statement :func:`run` sent in a pipeline: what its callers use of a
+    ``CursorResult``."""
+
+    def __init__(self, rows: list[tuple], rowcount: int) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+
+    def __iter__(self):
+        return iter(self._rows)
+
+    def all(self) -> list[tuple]:
+        return list(self._rows)
+
+    def first(self) -> Optional[tuple]:
+        return self._rows[0] if self._rows else None
+
+    def scalar(self) -> Any:
+        return self._rows[0][0] if self._rows else None
 
 
 # --- Statements that travel with the commit -------------------------------------------
@@ -54,82 +85,116 @@ _DEFERRED = "capua.deferred"
 
 
 def defer(session: Session, statement: Executable,
-          params: Optional[Union[dict[str, Any], list[dict[str, Any]]]] = None) -> None:
+          params: Optional[Union[dict[str, Any], list[dict[str, Any]]]] = None, *,
+          on_error: Optional[Callable[[DBAPIError], BaseException]] = None) -> None:
     """Run the Core ``statement`` in ``session``'s transaction no later than its commit.
 
     For writes whose result nobody reads: on PostgreSQL it is held and sent with the
-    COMMIT in one round trip (or before the transaction's next statement, if one comes
-    first, so the order of the writes is kept); elsewhere, or when the statement needs
-    values SQLAlchemy computes at execution (a Python-side column default not given),
-    it runs now.  A failure surfaces at the commit, as SQLAlchemy's error, and the
-    transaction rolls back as any failed commit does.
+    COMMIT in one round trip, or with the transaction's next statement if one comes
+    first (in one round trip when that statement goes through :func:`run`), so the order
+    of the writes is kept; elsewhere, or when the statement needs values SQLAlchemy
+    computes at execution (a Python-side column default not given), it runs now.  A
+    failure surfaces with that next statement or at the commit, as SQLAlchemy's error
+    (or what ``on_error`` makes of it), and the transaction rolls back as any failed
+    statement makes it.
     """
     connection = session.connection()
-    if connection.dialect.name != "postgresql" or not params:
-        run(session, statement, params)
-        return
-    many = isinstance(params, list)
-    rows = params if many else [params]
-    compiled = _compiled(connection.dialect, statement, tuple(rows[0]))
+    compiled = _compiled(connection.dialect, statement, params) if params else None
     if compiled is None:
-        run(session, statement, params)
+        try:
+            run(session, statement, params)
+        except DBAPIError as error:
+            if on_error is None:
+                raise
+            raise on_error(error) from error
         return
-    sql, binds = compiled
-    values = [{name: (process(row.get(key)) if process else row.get(key)) for name, key, process in binds}
-              for row in rows]
-    connection.info.setdefault(_DEFERRED, []).append((sql, values if many else values[0], many))
+    connection.info.setdefault(_DEFERRED, []).append((compiled, params, on_error))
 
 
-_COMPILED: dict[tuple, Any] = {}
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    binds: tuple[tuple[str, str, Optional[Callable]], ...]  # (name in the SQL, key of the value, processor)
+    results: tuple[Optional[Callable], ...]                 # each column's result processor
 
 
-def _compiled(dialect, statement: Executable, keys: tuple[str, ...]):
-    """``statement`` compiled for ``dialect`` with the columns ``keys``: its SQL and, per
-    parameter, its name, the key of its value and its bind processor; ``None`` where
-    SQLAlchemy would compute a value at execution (Python-side defaults not given)."""
-    cache_key = (id(statement), dialect.name, keys)
+_COMPILED: dict[tuple, tuple[Executable, Optional[_Compiled]]] = {}
+
+
+def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
+    """``statement`` compiled once for PostgreSQL with the columns of ``params``; ``None``
+    for another dialect, or where SQLAlchemy computes something at execution (a Python
+    default not given, an expanding parameter): those run as ever."""
+    if dialect.name != "postgresql":
+        return None
+    keys = tuple(params[0] if isinstance(params, list) else params)
+    cache_key = (id(statement), keys)
     if cache_key in _COMPILED:
         return _COMPILED[cache_key][1]
     compiled = statement.compile(dialect=dialect, column_keys=list(keys))
-    if compiled.insert_prefetch or compiled.update_prefetch or compiled.positional:
-        found = None
-    else:
+    found: Optional[_Compiled] = None
+    if not (compiled.insert_prefetch or compiled.update_prefetch or compiled.positional
+            or compiled.post_compile_params or compiled.literal_execute_params):
         processors = compiled._bind_processors
         escaped = compiled.escaped_bind_names or {}
-        found = (compiled.string,
-                 tuple((escaped.get(bind.key, bind.key), bind.key, processors.get(bind.key))
-                       for bind in compiled.binds.values()))
-        if any(key not in keys for _, key, _ in found[1]):
-            found = None
+        binds = tuple((escaped.get(bind.key, bind.key), bind.key, processors.get(bind.key))
+                      for bind in compiled.binds.values())
+        results = tuple(column[3]._cached_result_processor(dialect, None) for column in compiled._result_columns)
+        if all(key in keys for _, key, _ in binds):
+            found = _Compiled(compiled.string, binds, results)
     _COMPILED[cache_key] = (statement, found)  # the statement kept alive: its id stays its own
     return found
 
 
-def _send(connection, *, commit: bool) -> None:
-    """Send what :func:`defer` held on ``connection`` in one round trip, with the COMMIT
-    if ``commit``."""
-    held = connection.info.pop(_DEFERRED, None)
-    if not held:
-        return
+def _values(compiled: _Compiled, row: dict[str, Any]) -> dict[str, Any]:
+    return {name: (process(row[key]) if process else row[key]) for name, key, process in compiled.binds}
+
+
+def _send(connection, *, commit: bool = False, then: Optional[tuple[_Compiled, Any]] = None) -> Optional[Rows]:
+    """Send what :func:`defer` held on ``connection``, then the statement ``then`` (its
+    compiled form and parameters) and the COMMIT if ``commit``, in one round trip
+    (psycopg's pipeline; each row of an executemany as a statement of its own, so
+    nothing waits on the way); the rows of ``then``."""
+    held = connection.info.pop(_DEFERRED, [])
+    if not held and then is None:
+        return None
     dbapi = connection.connection.dbapi_connection
-    sql = params = None
+    dbapi_error = connection.dialect.loaded_dbapi.Error
+    sent: list[tuple[Any, tuple]] = []  # (cursor, what was held), in order
+    cursors: list = []
     try:
         with dbapi.pipeline():
-            cursor = dbapi.cursor()
-            for sql, params, many in held:
+            for entry in held + ([(*then, None)] if then else []):
+                compiled, params, _ = entry
+                many = isinstance(params, list)
                 # seen like any other statement (the statement counts of the tests)
-                connection.dispatch.before_cursor_execute(connection, cursor, sql, params, None, many)
-                if many:
-                    cursor.executemany(sql, params)
-                else:
-                    cursor.execute(sql, params)
+                connection.dispatch.before_cursor_execute(connection, None, compiled.sql, params, None, many)
+                cursors = []
+                for row in (params if many else [params]):
+                    cursor = dbapi.cursor()
+                    cursor.execute(compiled.sql, _values(compiled, row))
+                    cursors.append(cursor)
+                    sent.append((cursor, entry))
             if commit:
                 # as a statement of the pipeline: psycopg's ``commit()`` would add a
                 # round trip of its own; the driver sees the transaction ended and
                 # SQLAlchemy's commit then has nothing left to send
-                cursor.execute("COMMIT")
-    except connection.dialect.loaded_dbapi.Error as error:
-        raise DBAPIError.instance(sql, params, error, connection.dialect.loaded_dbapi.Error) from error
+                dbapi.cursor().execute("COMMIT")
+    except dbapi_error as error:
+        # the statement that failed: the first without a result (those after it were
+        # skipped by the server)
+        failed = next((entry for cursor, entry in sent if cursor.pgresult is None), (None, None, None))
+        compiled, params, on_error = failed
+        wrapped = DBAPIError.instance(compiled.sql if compiled else None, params, error, dbapi_error)
+        raise (on_error(wrapped) if on_error else wrapped) from error
+    if then is None:
+        return None
+    processors = then[0].results
+    rows = []
+    for cursor in cursors:
+        if cursor.description is not None:
+            rows += [tuple(p(v) if p else v for p, v in zip(processors, row)) for row in cursor.fetchall()]
+    return Rows(rows, sum(cursor.rowcount for cursor in cursors))
 
 
 @event.listens_for(Session, "before_commit")
@@ -147,14 +212,16 @@ def _held_on(session: Session) -> list:
     transaction = session.get_transaction()
     if transaction is None:
         return []
-    return [conn for conn, *_ in transaction._connections.values() if conn.info.get(_DEFERRED)]
+    # (the transaction lists each connection under its engine too)
+    return list({id(conn): conn for conn, *_ in transaction._connections.values()
+                 if conn.info.get(_DEFERRED)}.values())
 
 
 @event.listens_for(Engine, "before_cursor_execute")
 def _send_before_next(connection, _cursor, _statement, _params, _context, _many) -> None:
     """A statement after held ones: they go first, in order."""
     if _DEFERRED in connection.info:
-        _send(connection, commit=False)
+        _send(connection)
 
 
 @event.listens_for(Engine, "rollback")
