@@ -110,6 +110,11 @@ def apply_deadline(session_factory: sessionmaker, config: Config, row_id: int,
     with session_factory() as session:
         try:
             outcome = _settle(session, config, row_id, token, now)
+            if outcome in ("stale", "paused"):
+                session.rollback()
+                _release(session_factory, row_id, token)
+            else:
+                session.commit()  # (a write held for it may lose its race only here)
         except LostRace:
             session.rollback()
             _release(session_factory, row_id, token)
@@ -118,11 +123,6 @@ def apply_deadline(session_factory: sessionmaker, config: Config, row_id: int,
             session.rollback()
             _release(session_factory, row_id, token)
             raise
-        if outcome in ("stale", "paused"):
-            session.rollback()
-            _release(session_factory, row_id, token)
-        else:
-            session.commit()
         return outcome
 
 

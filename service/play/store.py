@@ -122,8 +122,10 @@ def append(
 
     Returns ``[(seq, event), ...]`` and leaves ``game.version`` / ``game.updated_at``
     at their new values.  Raises :class:`LostRace` if another writer got there first
-    (the version moved, or a ``(game_id, seq)`` already exists); after a unique
-    violation the database has aborted the transaction, so the caller must roll back.
+    (the version moved, or a ``(game_id, seq)`` already exists: on PostgreSQL, where the
+    events are held for the next statement, that one is raised by the transaction's next
+    statement or its commit); after a unique violation the database has aborted the
+    transaction, so the caller must roll back.
     Never commits.
     """
     events = list(events)

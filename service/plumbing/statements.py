@@ -1,4 +1,4 @@
-"""Statements built once and run many times.
+"""Statements built once and run many times, and writes held for the commit.
 
 Building a SQLAlchemy statement and computing its cache key cost more than running a
 small one; on a command's path, where a handful of statements run per request, that
@@ -75,10 +75,11 @@ class Rows:
 # round trip costs more than the statement: the request's thread sends, the server's
 # process is woken to run it, and the thread is woken again for the answer (measured
 # 0.2-0.7 ms each on the two shared cores, against ~0.05 ms of the server's own work).
-# The last writes of a command are read by nobody before the commit (the notification
-# rows, the idempotency answer), so :func:`defer` holds them and they are sent with the
-# COMMIT in one round trip, through psycopg's pipeline.  Elsewhere (SQLite, where a
-# statement is a function call) they run at once.
+# Most writes of a command are read by nobody before the commit (its events, the DELETE
+# of decisions no longer open, the notification rows, the idempotency answer), so
+# :func:`defer` holds them: they are sent, through psycopg's pipeline, in the same round
+# trip as the next statement that :func:`run` sends (the open decisions' upsert) or as
+# the COMMIT.  Elsewhere (SQLite, where a statement is a function call) they run at once.
 
 #: ``Connection.info`` key of the statements held for the commit.
 _DEFERRED = "capua.deferred"
@@ -119,6 +120,7 @@ class _Compiled:
 
 
 _COMPILED: dict[tuple, tuple[Executable, Optional[_Compiled]]] = {}
+_MOST_COMPILED = 256
 
 
 def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
@@ -142,6 +144,8 @@ def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
         results = tuple(column[3]._cached_result_processor(dialect, None) for column in compiled._result_columns)
         if all(key in keys for _, key, _ in binds):
             found = _Compiled(compiled.string, binds, results)
+    if len(_COMPILED) >= _MOST_COMPILED:  # the hot paths' statements are built once; a
+        _COMPILED.clear()                 # caller building its own each time is bounded
     _COMPILED[cache_key] = (statement, found)  # the statement kept alive: its id stays its own
     return found
 
