@@ -125,9 +125,10 @@ _MOST_COMPILED = 256
 
 def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
     """``statement`` compiled once for PostgreSQL with the columns of ``params``; ``None``
-    for another dialect, or where SQLAlchemy computes something at execution (a Python
-    default not given, an expanding parameter): those run as ever."""
-    if dialect.name != "postgresql":
+    for another database or driver (the pipeline is psycopg's), or where SQLAlchemy
+    computes something at execution (a Python default not given, an expanding
+    parameter): those run as ever."""
+    if dialect.name != "postgresql" or dialect.driver != "psycopg":
         return None
     keys = tuple(params[0] if isinstance(params, list) else params)
     cache_key = (id(statement), keys)
