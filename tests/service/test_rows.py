@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 
 from service.play import at_hand
-from service.plumbing.db import GameClock, GameNotificationPreference, NotificationPreference, Seat, User
+from service.plumbing.db import Game, GameClock, GameNotificationPreference, NotificationPreference, Seat, User
 from service.plumbing.rows import get_row, get_rows, hold, hold_plain, plain_row
 from tests.api.statement_counter import StatementCounter
 
@@ -89,7 +89,9 @@ def test_what_a_command_only_reads_is_held_as_plain_rows(session, bare_game):
     session.expunge_all()
     hand = at_hand.load(session, game.id)
     assert hand.game.id == game.id and [s.seat for s in hand.seats] == [0, 1]
-    assert all(isinstance(s, Seat) for s in hand.seats)
+    # The game and its seats too: changeable plain rows, written by the command's own statements.
+    assert not isinstance(hand.game, Game) and not any(isinstance(s, Seat) for s in hand.seats)
+    assert hand.game.changes() == {} and hand.seats[1].user_id == bob
     with StatementCounter(session.get_bind()) as counter:
         users = get_rows(session, User, [ann, bob])
         assert {u.email for u in users.values()} == {"ann@example.org", "bob@example.org"}
