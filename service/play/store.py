@@ -124,7 +124,8 @@ def append(
     Returns ``[(seq, event), ...]`` and leaves ``game.version`` / ``game.updated_at``
     at their new values.  ``game`` is the ORM's object, or a changeable plain row
     (:func:`~service.plumbing.rows.changing_row`, a command's: :mod:`service.play.at_hand`)
-    whose other changes (status, outcome, ``bots_due_at``...) the same ``UPDATE`` writes.  Raises :class:`LostRace` if another writer got there first
+    whose other changes (status, outcome, ``bots_due_at``...) the same ``UPDATE`` writes.
+    Raises :class:`LostRace` if another writer got there first
     (the version moved, or a ``(game_id, seq)`` already exists); after a unique
     violation the database has aborted the transaction, so the caller must roll back.
     Never commits.
@@ -144,7 +145,7 @@ def append(
     now = utcnow()
     params = {"game_id": game.id, "expected_version": expected_version, "new_version": new_version, "now": now}
     if isinstance(game, Game):
-        result = session.execute(_MOVE_VERSION, params)
+        result = run(session, _MOVE_VERSION, params)
     else:
         changes = game.changes()
         result = run(session, _move_game(tuple(changes)), {**params, **changes})
@@ -178,7 +179,7 @@ def append(
         try:
             # One executemany for the whole batch, through Core: the ORM's bulk insert
             # would split it by which columns are null (the player's event, then the bots').
-            session.execute(_INSERT_EVENTS, rows)
+            run(session, _INSERT_EVENTS, rows)
         except IntegrityError as err:
             raise LostRace(
                 "this game's events were written concurrently; reload it and try again",
