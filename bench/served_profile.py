@@ -5,7 +5,8 @@ plus cProfile around each command request) serves this tree; one client plays 2-
 PAX games against a bot (``bench.command_floor``'s player) for ``--commands`` commands;
 then the worker's profile is printed, by own time and by cumulative time.
 
-``python -m bench.served_profile [--database sqlite|postgresql] [--commands 300] [--top 40] [--save FILE]``
+``python -m bench.served_profile [--database sqlite|postgresql] [--commands 300] [--top 40] [--save FILE]
+[--tree CHECKOUT]``
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=300)
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--database-prefix", default="profile")
+    parser.add_argument("--tree", type=Path, default=HERE, help="the checkout to serve (default: this one)")
     parser.add_argument("--save", type=Path, help="also write the merged profile here (for pstats)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -37,7 +39,7 @@ def main() -> None:
         import os
         os.environ["BENCH_PROFILE_DIR"] = str(tmp)
         try:
-            with command_floor.serve(HERE, "service.app:create_app()", url, tmp, "profile") as (port, token):
+            with command_floor.serve(args.tree.resolve(), "service.app:create_app()", url, tmp, "profile") as (port, token):
                 player = Player(port, token)
                 times = [player.step() for _ in range(args.commands)]
         finally:
@@ -46,6 +48,7 @@ def main() -> None:
         stats = pstats.Stats(*map(str, profiles))
         if args.save:
             stats.dump_stats(str(args.save))
+        print(f"{stats.total_calls / args.commands:,.0f} Python function calls per command")
         print(f"{args.commands} commands, wall p50 {sorted(times)[len(times) // 2] * 1000:.2f} ms "
               f"(profiled: slower than served)")
         stats.sort_stats("tottime").print_stats(args.top)

@@ -12,6 +12,9 @@ Core statements are not seen: use it only for models written through the ORM.
 A path that reads rows with a Core statement and only reads them (a command's players,
 their settings, the game's clock: :mod:`service.play.at_hand`) holds them as plain named
 tuples (:func:`hold_plain`), which :func:`get_row` hands out like the ORM's objects.
+The rows such a path changes itself (a command's game and seats) are changeable plain
+rows (:func:`changing_row`), which remember what was set on them for the path's own Core
+statement to write.
 """
 
 from __future__ import annotations
