@@ -179,7 +179,7 @@ def append(
         try:
             # One executemany for the whole batch, through Core: the ORM's bulk insert
             # would split it by which columns are null (the player's event, then the bots').
-            run(session, _INSERT_EVENTS, rows)
+            session.execute(_INSERT_EVENTS, rows)
         except IntegrityError as err:
             raise LostRace(
                 "this game's events were written concurrently; reload it and try again",
