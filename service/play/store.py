@@ -51,7 +51,6 @@ from engine.core.upcast import upcast
 from service.plumbing.db import Game, Snapshot, StoredEvent, utcnow
 from service.plumbing.errors import LostRace
 from service.plumbing.rows import settle_loaded
-from service.plumbing.statements import run
 
 log = logging.getLogger(__name__)
 
@@ -144,11 +143,9 @@ def append(
     new_version = expected_version + len(events)
     now = utcnow()
     params = {"game_id": game.id, "expected_version": expected_version, "new_version": new_version, "now": now}
-    if isinstance(game, Game):
-        result = run(session, _MOVE_VERSION, params)
-    else:
-        changes = game.changes()
-        result = run(session, _move_game(tuple(changes)), {**params, **changes})
+    changes = {} if isinstance(game, Game) else game.changes()
+    # On the session's connection (flushed above), answered at once: its row count decides the race.
+    result = session.connection().execute(_move_game(tuple(changes)), {**params, **changes})
     if result.rowcount != 1:
         raise LostRace(
             "someone else changed this game first; reload it and try again",
