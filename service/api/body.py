@@ -24,7 +24,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from service.plumbing.errors import ServiceError
-from service.plumbing.json_input import read_json
+from service.plumbing.json_input import read_json, read_request_json
 
 
 class UnsupportedMediaType(ServiceError):
@@ -51,7 +51,7 @@ class JsonBodyParser(FlaskParser):
         if not is_json_mimetype(req.mimetype):
             raise UnsupportedMediaType("Send the request body as application/json.",
                                        details={"content_type": req.mimetype[:100]})
-        return parse_json_bytes(data)
+        return read_request_json(req)
 
     def _get_schema(self, argmap: Any, req: Request) -> ma.Schema:
         # webargs makes a schema class's instance on every request, and marshmallow

@@ -50,6 +50,7 @@ from flask import (
     session as cookie,
     url_for,
 )
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
 from markupsafe import Markup
 from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
@@ -623,9 +624,22 @@ def _link_refused(err: ServiceError, next_url: str = "/"):
                            signed_in=current_user()), err.status
 
 
+class CookieSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, but a request that carries no session cookie (every
+    API call with a bearer token) gets its empty session without the signer being built
+    (a serializer and its key derivation, on every request); it is built to read a cookie
+    or to write one, as before."""
+
+    def open_session(self, app: Flask, request):  # type: ignore[override]
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
+
+
 def init_app(app: Flask) -> None:
     """Sessions, CSRF checks and the sign-in pages for ``app``."""
     config: Config = app.extensions["capua.config"]
+    app.session_interface = CookieSessions()
     app.permanent_session_lifetime = dt.timedelta(days=config.session_days)
     app.before_request(_check_csrf)
     app.jinja_env.globals.update(csrf_input=csrf_input, current_user=current_user)

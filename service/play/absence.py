@@ -22,7 +22,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from service.play import meta_events
@@ -31,6 +31,8 @@ from service.plumbing.clock import ClockPolicy
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Seat, User, Vacation, VacationDay, utcnow
 from service.plumbing.errors import Conflict, Forbidden, InvalidInput, NotFound
+from service.plumbing.rows import settle_loaded
+from service.plumbing.statements import run
 
 #: A declared vacation is at most a year long, and a player keeps at most this many.
 MAX_VACATION_DAYS = 366
@@ -114,13 +116,28 @@ def record_miss(seat: Seat, policy: ClockPolicy, now: dt.datetime) -> bool:
 def player_acted(session: Session, config: Config, game: Game, seat: Seat) -> None:
     """The seat's player answered something: the count of missed deadlines starts again,
     and the bot gives the seat back (an event in the log says so)."""
+    returned = seat.bot_since is not None
     if seat.missed_deadlines:
         seat.missed_deadlines = 0
-    if seat.bot_since is not None:
+    if returned:
         seat.bot_since = None
+    if not isinstance(seat, Seat):
+        # A command's plain seat (service.play.at_hand): written here, as a flush would.
+        changes = seat.changes()
+        if changes:
+            run(session, _SEAT_BACK, {"seat_id": seat.id})
+            seat.settled()
+            settle_loaded(session, Seat, seat.id, changes)
+    if returned:
         session.flush()
         meta_events.record(session, config, game, [meta_events.make(meta_events.PLAYER_RETURNED, seat=seat.seat)],
                            seat.user_id)
+
+
+_SEATS = Seat.__table__
+#: A player is back: no missed deadline counts, the bot has the seat no more.
+_SEAT_BACK = (_SEATS.update().where(_SEATS.c.id == bindparam("seat_id"))
+              .values(missed_deadlines=0, bot_since=None))
 
 
 def take_back_seat(session: Session, config: Config, game_id: str, user: User) -> Seat:

@@ -8,11 +8,13 @@ and three facts per seat answered by subqueries in the same statement: when the 
 was last mailed a notification (for the coalescing window), whether they keep standing
 orders that may apply here, and whether a webhook endpoint covers the game.
 
-The rows it read are held for the transaction (:mod:`service.plumbing.rows`): the game
-and its seats as the ORM's objects (a command changes them), the clock, the players and
-their settings as plain rows (the command only reads them, and building the ORM's
-objects for them cost more than the statement itself); and the
-rows it found missing (a player who never changed a setting, a game without a clock of
+Nothing of it is the ORM's: building the ORM's objects cost more than the statement
+itself.  The game and its seats, which a command changes, are changeable plain rows
+(:func:`~service.plumbing.rows.changing_row`): the command's own Core statements write
+what changed in them (the game's with the version's ``UPDATE``,
+:func:`service.play.store.append`).  The clock, the players and their settings, which it
+only reads, are held for the transaction as plain named tuples
+(:mod:`service.plumbing.rows`); and the rows it found missing (a player who never changed a setting, a game without a clock of
 its own) are remembered as missing, so the code further down the path that asks for
 them with :func:`~service.plumbing.rows.get_row` costs no statement.
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional
 
 from sqlalchemy import Select, and_, bindparam, exists, func, inspect, or_, select
 from sqlalchemy.orm import Session
@@ -38,7 +40,8 @@ from service.plumbing.db import (
     User,
     WebhookEndpoint,
 )
-from service.plumbing.rows import hold, hold_absent, hold_plain, plain_row
+from service.plumbing.statements import run
+from service.plumbing.rows import changing_row, hold_absent, hold_plain, plain_row
 
 
 @dataclass(frozen=True)
@@ -51,16 +54,14 @@ class AtHand:
     webhook endpoint covers the game.
     """
 
-    game: Game
-    seats: list[Seat]
+    game: Any  # changing_row(Game)
+    seats: list[Any]  # changing_row(Seat)
     last_mailed: Mapping[int, dt.datetime] = field(default_factory=dict)
     standing_orders: bool = False
     webhooks: bool = False
 
 
-#: What the command only reads, read as plain rows (:func:`~service.plumbing.rows.plain_row`):
-#: building the ORM's objects for them cost more than the statement itself.  The game
-#: and its seats, which a command changes, stay the ORM's.
+#: What the command only reads, read as plain rows (:func:`~service.plumbing.rows.plain_row`).
 _PLAIN = (GameClock, User, NotificationPreference, GameNotificationPreference)
 
 
@@ -77,43 +78,47 @@ def _key_offset(model) -> int:
 
 
 @lru_cache(maxsize=1)
-def _query() -> tuple[Select, tuple[tuple[int, int, int], ...]]:
-    """The statement of :func:`load`, built once (building it costs more than running it),
-    and where each of :data:`_PLAIN`'s columns lie in its rows (start, end, and the
-    primary key's offset, ``None`` there when the outer join found no row)."""
-    last_mailed = (select(func.max(Notification.done_at))
-                   .where(Notification.user_id == Seat.user_id, Notification.status == "mailed")
+def _query() -> tuple[Select, tuple[int, int], tuple[tuple[int, int, int], ...]]:
+    """The statement of :func:`load`, built once (building it costs more than running it)
+    of the tables alone (an ORM entity in it would make the ORM compile and load it), where
+    the game's and the seat's columns end in its rows, and where each of :data:`_PLAIN`'s
+    columns lie (start, end, and the primary key's offset, ``None`` there when the outer
+    join found no row)."""
+    games, seats, mails, orders_t, hooks_t = (model.__table__ for model in
+                                              (Game, Seat, Notification, StandingOrder, WebhookEndpoint))
+    last_mailed = (select(func.max(mails.c.done_at))
+                   .where(mails.c.user_id == seats.c.user_id, mails.c.status == "mailed")
                    .scalar_subquery())
     orders = exists().where(
-        StandingOrder.enabled.is_(True),
-        StandingOrder.user_id == Seat.user_id,
-        or_(StandingOrder.game_id == Game.id,
-            StandingOrder.game_id.is_(None)
-            & or_(StandingOrder.game_type.is_(None), StandingOrder.game_type == Game.game_type)),
+        orders_t.c.enabled.is_(True),
+        orders_t.c.user_id == seats.c.user_id,
+        or_(orders_t.c.game_id == games.c.id,
+            orders_t.c.game_id.is_(None)
+            & or_(orders_t.c.game_type.is_(None), orders_t.c.game_type == games.c.game_type)),
     )
     hooks = exists().where(
-        WebhookEndpoint.status == "enabled",
-        or_(WebhookEndpoint.game_id == Game.id,
-            WebhookEndpoint.game_id.is_(None) & (WebhookEndpoint.user_id == Seat.user_id)),
+        hooks_t.c.status == "enabled",
+        or_(hooks_t.c.game_id == games.c.id,
+            hooks_t.c.game_id.is_(None) & (hooks_t.c.user_id == seats.c.user_id)),
     )
-    columns, spans = [], []
+    columns, spans = _columns(Game) + _columns(Seat), []
     for model in _PLAIN:
         these = _columns(model)
-        spans.append((2 + len(columns), 2 + len(columns) + len(these), _key_offset(model)))
+        spans.append((len(columns), len(columns) + len(these), _key_offset(model)))
         columns += these
     clock, users, prefs, game_prefs = (model.__table__ for model in _PLAIN)
     query = (
-        select(Game, Seat, *columns, last_mailed, orders, hooks)
-        .select_from(Game)
-        .join(Seat, Seat.game_id == Game.id)
-        .outerjoin(clock, clock.c.game_id == Game.id)
-        .outerjoin(users, users.c.id == Seat.user_id)
-        .outerjoin(prefs, prefs.c.user_id == Seat.user_id)
-        .outerjoin(game_prefs, and_(game_prefs.c.user_id == Seat.user_id, game_prefs.c.game_id == Game.id))
-        .where(Game.id == bindparam("game_id"))
-        .order_by(Seat.seat)
+        select(*columns, last_mailed, orders, hooks)
+        .select_from(games)
+        .join(seats, seats.c.game_id == games.c.id)
+        .outerjoin(clock, clock.c.game_id == games.c.id)
+        .outerjoin(users, users.c.id == seats.c.user_id)
+        .outerjoin(prefs, prefs.c.user_id == seats.c.user_id)
+        .outerjoin(game_prefs, and_(game_prefs.c.user_id == seats.c.user_id, game_prefs.c.game_id == games.c.id))
+        .where(games.c.id == bindparam("game_id"))
+        .order_by(seats.c.seat)
     )
-    return query, tuple(spans)
+    return query, (len(_columns(Game)), len(_columns(Game)) + len(_columns(Seat))), tuple(spans)
 
 
 def _plain(model, row, span: tuple[int, int, int]) -> Optional[tuple]:
@@ -126,13 +131,17 @@ def _plain(model, row, span: tuple[int, int, int]) -> Optional[tuple]:
 def load(session: Session, game_id: str) -> Optional[AtHand]:
     """The game ``game_id`` and what a change to it needs (see the module); ``None`` if
     there is no such game."""
-    game: Optional[Game] = None
-    seats: list[Seat] = []
+    game: Any = None
+    seats: list[Any] = []
     mailed: dict[int, dt.datetime] = {}
     standing = webhooks = False
-    query, (clock_at, user_at, prefs_at, game_prefs_at) = _query()
-    for row in session.execute(query, {"game_id": game_id}):
-        game, seat = row[0], row[1]
+    query, (games, seats_at), (clock_at, user_at, prefs_at, game_prefs_at) = _query()
+    game_row, seat_row = changing_row(Game), changing_row(Seat)
+    session.flush()  # what the caller added (a standing order) counts; Core does not autoflush
+    for row in run(session, query, {"game_id": game_id}):
+        if game is None:
+            game = game_row(*row[:games])
+        seat = seat_row(*row[games:seats_at])
         last, has_orders, has_hooks = row[-3:]
         seats.append(seat)
         clock = _plain(GameClock, row, clock_at)
@@ -160,5 +169,4 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
         standing = standing or (bool(has_orders) and not seat.is_bot)
     if game is None:
         return None
-    hold(session, game)
     return AtHand(game=game, seats=seats, last_mailed=mailed, standing_orders=standing, webhooks=webhooks)

@@ -439,18 +439,9 @@ def _advance(
     for first, count, owner, _order in book.attributions if book is not None else ():
         # A standing order's answer is the player's own, given in advance.
         actors[len(made) + first:len(made) + first + count] = [owner] * count
-    appended = store.append(
-        session,
-        game,
-        made + auto,
-        game.version,
-        actors,
-        state=state,
-        snapshot_every=config.snapshot_every,
-        rules=rules,
-    )
+    # Set only what changes: an unchanged ORM game then costs no flush at all, and the
+    # version's UPDATE writes what changed in a plain one (a command's, at_hand).
     outcome = rules.outcome(state)
-    # Set only what changes: an unchanged game row then costs no flush at all.
     _change(game, "rules_version", rules.rules_version)
     if outcome is not None:
         game.status = "finished"
@@ -463,6 +454,16 @@ def _advance(
             dispatch.remember_bots(session, config, game.id)
     else:
         _change(game, "bots_due_at", None)
+    appended = store.append(
+        session,
+        game,
+        made + auto,
+        game.version,
+        actors,
+        state=state,
+        snapshot_every=config.snapshot_every,
+        rules=rules,
+    )
     if book is not None and book.attributions:
         book.record_uses(session, game.id)
     deadlines, opened = refresh_open_decisions(session, game, rules, state, seats=seats)

@@ -50,6 +50,7 @@ from engine.core.types import Command, Event
 from engine.core.upcast import upcast
 from service.plumbing.db import Game, Snapshot, StoredEvent, utcnow
 from service.plumbing.errors import LostRace
+from service.plumbing.rows import settle_loaded
 from service.plumbing.statements import defer
 
 log = logging.getLogger(__name__)
@@ -121,11 +122,14 @@ def append(
     ``snapshot_every`` to store a snapshot whenever the append crosses a multiple of it.
 
     Returns ``[(seq, event), ...]`` and leaves ``game.version`` / ``game.updated_at``
-    at their new values.  Raises :class:`LostRace` if another writer got there first
+    at their new values.  ``game`` is the ORM's object, or a changeable plain row
+    (:func:`~service.plumbing.rows.changing_row`, a command's: :mod:`service.play.at_hand`)
+    whose other changes (status, outcome, ``bots_due_at``...) the same ``UPDATE`` writes.
+    Raises :class:`LostRace` if another writer got there first
     (the version moved, or a ``(game_id, seq)`` already exists: on PostgreSQL, where the
     events are held for the next statement, that one is raised by the transaction's next
-    statement or its commit); after a unique violation the database has aborted the
-    transaction, so the caller must roll back.
+    statement or its commit); after a unique
+    violation the database has aborted the transaction, so the caller must roll back.
     Never commits.
     """
     events = list(events)
@@ -141,15 +145,22 @@ def append(
     session.info[_WROTE] = True
     new_version = expected_version + len(events)
     now = utcnow()
-    result = session.execute(_MOVE_VERSION, {"game_id": game.id, "expected_version": expected_version,
-                                             "new_version": new_version, "now": now})
+    params = {"game_id": game.id, "expected_version": expected_version, "new_version": new_version, "now": now}
+    changes = {} if isinstance(game, Game) else game.changes()
+    # On the session's connection (flushed above), answered at once: its row count decides the race.
+    result = session.connection().execute(_move_game(tuple(changes)), {**params, **changes})
     if result.rowcount != 1:
         raise LostRace(
             "someone else changed this game first; reload it and try again",
             details={"game_id": game.id, "expected_version": expected_version},
         )
-    set_committed_value(game, "version", new_version)
-    set_committed_value(game, "updated_at", now)
+    if isinstance(game, Game):
+        set_committed_value(game, "version", new_version)
+        set_committed_value(game, "updated_at", now)
+    else:
+        game.version, game.updated_at = new_version, now
+        game.settled()
+        settle_loaded(session, Game, game.id, {**changes, "version": new_version, "updated_at": now})
 
     appended = [(expected_version + i, e) for i, e in enumerate(events, start=1)]
     if appended:
@@ -195,6 +206,14 @@ _MOVE_VERSION = (_GAMES.update()
                  .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("expected_version"))
                  .values(version=bindparam("new_version"), updated_at=bindparam("now")))
 _INSERT_EVENTS = StoredEvent.__table__.insert()
+
+
+@functools.lru_cache(maxsize=None)
+def _move_game(columns: tuple[str, ...]) -> Any:
+    """The optimistic step that also writes ``columns`` of a plain game row (bound by name)."""
+    if not columns:
+        return _MOVE_VERSION
+    return _MOVE_VERSION.values({name: bindparam(name, type_=_GAMES.c[name].type) for name in columns})
 
 
 def write_snapshot(session: Session, game: Game, seq: int, state: Any, *, rules: Optional[Rules] = None) -> None:

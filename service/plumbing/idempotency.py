@@ -46,7 +46,7 @@ from service.plumbing.config import Config
 from service.plumbing.database import config as current_config, session as current_session
 from service.plumbing.db import IdempotencyKey, utcnow
 from service.plumbing.errors import Conflict, InvalidInput, LostRace, ServiceError
-from service.plumbing.json_input import read_json
+from service.plumbing.json_input import read_request_json
 from service.plumbing.statements import defer, dialect_insert, run
 
 HEADER = "Idempotency-Key"
@@ -137,7 +137,7 @@ def request_fingerprint() -> str:
     """A hash of what makes two requests "the same request" for a key."""
     body = request.get_data(cache=True)
     try:
-        canonical = json.dumps(read_json(body), sort_keys=True, separators=(",", ":"),
+        canonical = json.dumps(read_request_json(request), sort_keys=True, separators=(",", ":"),
                                ensure_ascii=True).encode("ascii")
     except ServiceError:
         canonical = body

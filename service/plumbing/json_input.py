@@ -63,6 +63,18 @@ def read_json(data: Union[str, bytes], *, what: str = "The request body") -> Any
     return value
 
 
+_BODY = "capua.json_body"
+
+
+def read_request_json(req: Any) -> Any:
+    """The body of ``req`` read by :func:`read_json`, read once per request: the
+    idempotency fingerprint and the arguments' parser both want it."""
+    held = req.environ.get(_BODY)
+    if held is None:
+        held = req.environ[_BODY] = (read_json(req.get_data(cache=True)),)
+    return held[0]
+
+
 def check_depth(text: str) -> None:
     """Refuse JSON text nested deeper than :data:`MAX_DEPTH`, before it is parsed."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:

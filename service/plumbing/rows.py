@@ -12,6 +12,9 @@ Core statements are not seen: use it only for models written through the ORM.
 A path that reads rows with a Core statement and only reads them (a command's players,
 their settings, the game's clock: :mod:`service.play.at_hand`) holds them as plain named
 tuples (:func:`hold_plain`), which :func:`get_row` hands out like the ORM's objects.
+The rows such a path changes itself (a command's game and seats) are changeable plain
+rows (:func:`changing_row`), which remember what was set on them for the path's own Core
+statement to write.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from typing import Any, Iterable, Optional
 
 from sqlalchemy import event, inspect, select, tuple_
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 _ABSENT = "capua.rows.absent"
 _HELD = "capua.rows.held"
@@ -94,6 +99,47 @@ def plain_row(model: Any) -> type:
     """A named tuple of ``model``'s column attributes: what a read-only path holds
     instead of the ORM's object (see :func:`hold_plain`)."""
     return namedtuple(model.__name__ + "Row", [attr.key for attr in inspect(model).column_attrs])
+
+
+@functools.lru_cache(maxsize=None)
+def changing_row(model: Any) -> type:
+    """A plain, changeable row of ``model``: its column attributes as slots, built from
+    the values a Core statement read (in :func:`plain_row`'s order), remembering them, so
+    :meth:`changes` names what was set since.  For rows a path changes itself and writes
+    with a Core statement of its own (a command's game and seats,
+    :mod:`service.play.at_hand`): the ORM's object would cost its loading, its attribute
+    events and a flush."""
+    fields = tuple(attr.key for attr in inspect(model).column_attrs)
+
+    def __init__(self, *values: Any) -> None:
+        for name, value in zip(fields, values):
+            setattr(self, name, value)
+        self._read = values
+
+    def changes(self) -> dict[str, Any]:
+        """``{column: value}`` of what was set since the row was read (or :meth:`settled`)."""
+        return {name: getattr(self, name) for name, old in zip(fields, self._read) if getattr(self, name) != old}
+
+    def settled(self) -> None:
+        """The row's values are written: :meth:`changes` counts from here."""
+        self._read = tuple(getattr(self, name) for name in fields)
+
+    def __repr__(self) -> str:
+        return f"<{model.__name__} row {getattr(self, fields[0])!r}>"
+
+    return type(model.__name__ + "Row", (), {
+        "__slots__": fields + ("_read",), "__init__": __init__, "changes": changes, "settled": settled,
+        "__repr__": __repr__, "model": model, "fields": fields,
+    })
+
+
+def settle_loaded(session: Session, model: Any, key: Any, values: dict[str, Any]) -> None:
+    """Give the ORM's object of ``model`` ``key``, if the session has one loaded (a caller
+    read it before a path changed the plain row), the values a Core statement just wrote."""
+    loaded = session.identity_map.get(identity_key(model, key))
+    if loaded is not None:
+        for name, value in values.items():
+            set_committed_value(loaded, name, value)
 
 
 def hold_plain(session: Session, model: Any, key: Any, row: tuple) -> None:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import gc
 
-from service.play import at_hand
-from service.plumbing.db import GameClock, GameNotificationPreference, NotificationPreference, Seat, User
+import pytest
+
+from engine.core.types import Event
+from service.play import absence, at_hand, store
+from service.plumbing.db import Game, GameClock, GameNotificationPreference, NotificationPreference, Seat, User
+from service.plumbing.errors import LostRace
 from service.plumbing.rows import get_row, get_rows, hold, hold_plain, plain_row
 from tests.api.statement_counter import StatementCounter
 
@@ -89,7 +93,9 @@ def test_what_a_command_only_reads_is_held_as_plain_rows(session, bare_game):
     session.expunge_all()
     hand = at_hand.load(session, game.id)
     assert hand.game.id == game.id and [s.seat for s in hand.seats] == [0, 1]
-    assert all(isinstance(s, Seat) for s in hand.seats)
+    # The game and its seats too: changeable plain rows, written by the command's own statements.
+    assert not isinstance(hand.game, Game) and not any(isinstance(s, Seat) for s in hand.seats)
+    assert hand.game.changes() == {} and hand.seats[1].user_id == bob
     with StatementCounter(session.get_bind()) as counter:
         users = get_rows(session, User, [ann, bob])
         assert {u.email for u in users.values()} == {"ann@example.org", "bob@example.org"}
@@ -101,3 +107,31 @@ def test_what_a_command_only_reads_is_held_as_plain_rows(session, bare_game):
         assert get_row(session, GameClock, game.id) is None
     assert counter.statements == []
     assert at_hand.load(session, "no-such-game") is None
+
+
+def test_a_commands_game_is_written_by_the_version_update_and_its_seat_by_one_statement(session, bare_game):
+    game = bare_game()
+    ann = _user(session, "ann@example.org")
+    session.add(Seat(game_id=game.id, seat=0, user_id=ann, missed_deadlines=2))
+    session.commit()
+    loaded = session.get(Game, game.id)  # a caller's ORM object of the same row, read first
+    hand = at_hand.load(session, game.id)
+    plain, seat = hand.game, hand.seats[0]
+    plain.status, plain.outcome = "finished", {"winners": [0]}
+    assert plain.changes() == {"status": "finished", "outcome": {"winners": [0]}}
+    with StatementCounter(session.get_bind()) as counter:
+        absence.player_acted(session, None, plain, seat)  # no bot to give the seat back: no config read
+        store.append(session, plain, [Event("Waved", {"seat": 0})], 0, ann)
+    assert len(counter.statements) == 3  # the seat's UPDATE, the game's (with its version), the event
+    assert plain.changes() == {} and seat.changes() == {} and plain.version == 1
+    assert (loaded.version, loaded.status, loaded.outcome) == (1, "finished", {"winners": [0]})
+    session.commit()
+    session.expunge_all()
+    again = session.get(Game, game.id)
+    assert (again.version, again.status, again.outcome) == (1, "finished", {"winners": [0]})
+    assert session.get(Seat, seat.id).missed_deadlines == 0
+    # A stale plain row loses the race, whatever else it would write.
+    stale = at_hand.load(session, game.id).game
+    stale.version, stale.bots_due_at = 0, again.updated_at
+    with pytest.raises(LostRace):
+        store.append(session, stale, [Event("Waved", {"seat": 0})], 0, ann)
