@@ -333,8 +333,8 @@ def urgent_intrigue(state: PaxState, seat: int) -> list[Command]:
     Rulebook, Winner: when Rome holds 4 categories "the player with primus conspiratus
     wins", and the title "stays until another player has more intrigue".  When Rome looks
     set to win, or the game may end before the seat's next turn, intrigue decides the game:
-    a drawn intrigue card goes to the hand (one left under a legion or the deck may end up
-    with another player or Rome), and a held one is laid at once (in hand it scores
+    a drawn intrigue card goes to the hand, else under the deck (one under a legion goes to
+    whoever buys it, or to Rome), and a held one is laid at once (in hand it scores
     nothing), while the seat does not lead the others by a safe margin."""
     if state.solo or state.phase != "turn" or state.active_seat != seat:
         return []
@@ -348,7 +348,7 @@ def urgent_intrigue(state: PaxState, seat: int) -> list[Command]:
         held = sum(c.symbols for c in state.hands[seat] if c.category == "intrigue")
         if not drawn or not _race_open(state, seat, held):
             return []
-        return [Command(seat, "assign_card", {"card": c.id, "to": "hand"}) for c in drawn]
+        return [Command(seat, "assign_card", {"card": c.id, "to": to}) for to in ("hand", "deck") for c in drawn]
     return []
 
 
