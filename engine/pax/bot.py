@@ -9,10 +9,13 @@ The search (:mod:`engine.core.search`) does the thinking; this module gives it P
   Rome", so the bot prices what a legion would give Rome, buys a rich legion away from it
   and does not feed it the categories Rome is closest to holding;
 - **primus conspiratus**: if Rome looks set to hold 4 categories, the holder of primus
-  conspiratus wins with it, so intrigue that takes (or keeps) the title gains in value.
-  The bot values that win below a win of the players (:data:`CONSPIRATOR_WIN`): the title
-  changes hands whenever another seat lays more intrigue, so chasing it rather than
-  denying Rome hands the game to Rome far more often than to the chaser.
+  conspiratus wins with it, so intrigue is valued by the race for the title (not by
+  specialising: falling behind in it is what loses the game when Rome wins), and the
+  searching levels keep a drawn intrigue card and lay held intrigue at once while they
+  have no safe lead (:func:`urgent_intrigue`).  The bot values that win below a win of
+  the players (:data:`CONSPIRATOR_WIN`): the title changes hands whenever another seat
+  lays more intrigue, so chasing it rather than denying Rome hands the game to Rome far
+  more often than to the chaser.
 
 Hidden from a seat (Rulebook, Preparation: cards "neither shown to the other players nor
 their number told"): the deck, the set-aside cards, Rome's hidden cards (until it peeked),
