@@ -398,9 +398,10 @@ def evaluate(state: PaxState, seat: int) -> float:
 
 def reward(outcome: Outcome, seat: int) -> float:
     """A finished game's worth to ``seat``: its share of a players' win, or
-    :data:`CONSPIRATOR_WIN` for the primus conspiratus when Rome won."""
+    :data:`CONSPIRATOR_WIN` for the primus conspiratus when Rome won at a table of three
+    or more (at two seats the title is the whole game whenever Rome wins: a full win)."""
     share = outcome_share(outcome, seat)
-    if share and outcome.detail.get("rome_won"):
+    if share and outcome.detail.get("rome_won") and len(outcome.ranking) > 2:
         return share * CONSPIRATOR_WIN
     return share
 
