@@ -12,8 +12,9 @@ The search (:mod:`engine.core.search`) does the thinking; this module gives it P
   conspiratus wins with it, so intrigue is valued by the race for the title (not by
   specialising: falling behind in it is what loses the game when Rome wins), and the
   searching levels keep a drawn intrigue card and lay held intrigue at once while they
-  have no safe lead (:func:`urgent_intrigue`).  The bot values that win below a win of
-  the players (:data:`CONSPIRATOR_WIN`): the title changes hands whenever another seat
+  have no safe lead (:func:`urgent_intrigue`).  At three or more seats the bot values
+  that win below a win of the players (:data:`CONSPIRATOR_WIN`; at two seats it is the
+  whole game whenever Rome wins): the title changes hands whenever another seat
   lays more intrigue, so chasing it rather than denying Rome hands the game to Rome far
   more often than to the chaser.
 
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Optional
+from typing import Any
 
 from engine.core.search import Budget, outcome_share
 from engine.core.types import Command, Decision, Outcome
@@ -53,9 +54,10 @@ BUDGETS = {
 #: won 77 % of 60 games with breadth valued, 27 % with this).
 SPECIALISE = 3.0
 
-#: What a win as primus conspiratus (Rome won) is worth to the bot, against 1 for a win of
-#: the players.  The rulebook makes both a win; the bot's preference is its game sense
-#: (with it the table keeps Rome in check as real tables do; see ``bench/RESULTS.md``).
+#: What a win as primus conspiratus (Rome won) is worth to the bot at three or more seats,
+#: against 1 for a win of the players (at two seats: 1, see :func:`reward`).  The rulebook
+#: makes both a win; the bot's preference is its game sense (with it the table keeps Rome
+#: in check as real tables do; see ``bench/RESULTS.md``).
 CONSPIRATOR_WIN = 0.4
 
 #: :func:`urgent_intrigue`: how likely Rome must look to win (:func:`rome_threat`) before
