@@ -9,10 +9,14 @@ The search (:mod:`engine.core.search`) does the thinking; this module gives it P
   Rome", so the bot prices what a legion would give Rome, buys a rich legion away from it
   and does not feed it the categories Rome is closest to holding;
 - **primus conspiratus**: if Rome looks set to hold 4 categories, the holder of primus
-  conspiratus wins with it, so intrigue that takes (or keeps) the title gains in value.
-  The bot values that win below a win of the players (:data:`CONSPIRATOR_WIN`): the title
-  changes hands whenever another seat lays more intrigue, so chasing it rather than
-  denying Rome hands the game to Rome far more often than to the chaser.
+  conspiratus wins with it, so intrigue is valued by the race for the title (not by
+  specialising: falling behind in it is what loses the game when Rome wins), and the
+  searching levels keep a drawn intrigue card and lay held intrigue at once while they
+  have no safe lead (:func:`urgent_intrigue`).  At three or more seats the bot values
+  that win below a win of the players (:data:`CONSPIRATOR_WIN`; at two seats it is the
+  whole game whenever Rome wins): the title changes hands whenever another seat
+  lays more intrigue, so chasing it rather than denying Rome hands the game to Rome far
+  more often than to the chaser.
 
 Hidden from a seat (Rulebook, Preparation: cards "neither shown to the other players nor
 their number told"): the deck, the set-aside cards, Rome's hidden cards (until it peeked),
@@ -50,10 +54,18 @@ BUDGETS = {
 #: won 77 % of 60 games with breadth valued, 27 % with this).
 SPECIALISE = 3.0
 
-#: What a win as primus conspiratus (Rome won) is worth to the bot, against 1 for a win of
-#: the players.  The rulebook makes both a win; the bot's preference is its game sense
-#: (with it the table keeps Rome in check as real tables do; see ``bench/RESULTS.md``).
+#: What a win as primus conspiratus (Rome won) is worth to the bot at three or more seats,
+#: against 1 for a win of the players (at two seats: 1, see :func:`reward`).  The rulebook
+#: makes both a win; the bot's preference is its game sense (with it the table keeps Rome
+#: in check as real tables do; see ``bench/RESULTS.md``).
 CONSPIRATOR_WIN = 0.4
+
+#: :func:`urgent_intrigue`: how likely Rome must look to win (:func:`rome_threat`) before
+#: a held intrigue card is laid at once, and the lead in intrigue symbols that is safe.
+URGENT_THREAT = 0.5
+INTRIGUE_MARGIN = 2
+#: What taking or keeping the lead in intrigue adds to a card's worth, times the threat.
+INTRIGUE_LEAD = 4.0
 
 
 #: id(card set) -> (the card set, its cards by id); hashing a whole card set costs more
@@ -160,6 +172,8 @@ def card_value(state: PaxState, seat: int, card: Card) -> float:
     rome = _rome_known(state)
     cat = card.category
     value = 0.25 * card.symbols
+    if cat == "intrigue" and not state.solo:
+        return value + _intrigue_value(state, seat, card, mine)
     if not state.solo:
         # specialise where no other player does: a category is denied to Rome only by one
         # player stronger than it, and two players sharing it out seldom get there
@@ -181,12 +195,26 @@ def card_value(state: PaxState, seat: int, card: Card) -> float:
         value += 0.4  # already ahead: a margin against Rome's later cards
     if cat in ("fleet", "army") and not state.solo:
         value += card.symbols
-    if cat == "intrigue" and not state.solo:
-        best_other = max((symbol_counts(t)["intrigue"] for s, t in enumerate(state.tableaux) if s != seat),
-                         default=0)
-        if mine["intrigue"] <= best_other < mine["intrigue"] + card.symbols:
-            value += 1.0 + 4.0 * rome_threat(state)  # primus conspiratus changes hands
     return value
+
+
+def _intrigue_value(state: PaxState, seat: int, card: Card, mine: dict[str, int]) -> float:
+    """What an intrigue card is worth in the race for primus conspiratus.
+
+    Rulebook, Winner: if Rome holds 4 categories "the player with primus conspiratus wins";
+    the title "stays until another player has more intrigue".  Intrigue is no category to
+    specialise in or leave to another player: falling behind in it is what loses the game
+    when Rome wins, so a card that takes or keeps the lead is worth most, one that closes
+    the gap a share of that, and one on top of a safe lead little."""
+    threat = rome_threat(state)
+    have = mine["intrigue"]
+    others = max((symbol_counts(t)["intrigue"] for s, t in enumerate(state.tableaux) if s != seat), default=0)
+    value = 1.0 + 3.0 * threat
+    if have > others + INTRIGUE_MARGIN + 1:
+        return value * 0.3  # a safe lead already
+    if have + card.symbols > others:
+        return value + INTRIGUE_LEAD * threat  # takes or keeps the title
+    return value + INTRIGUE_LEAD * threat * card.symbols / (others - have + 1)
 
 
 def _rome_holds(state: PaxState, category: str) -> bool:
@@ -283,8 +311,57 @@ def policy(state: PaxState, decision: Decision, rng: Any) -> Command:
     return best
 
 
+def _end_near(state: PaxState) -> bool:
+    """Whether this round may be the game's last: the deck will not last another round of
+    draws ("If the deck cannot fill all empty legions at the start of a round, the game ends
+    at once")."""
+    return len(state.deck) < 3 * state.seats + len(state.legions)
+
+
+def _race_open(state: PaxState, seat: int, held: int = 0) -> bool:
+    """Whether primus conspiratus is worth a card now: Rome looks set to win (or the game may
+    end before the seat's next turn) and the seat, counting ``held`` intrigue symbols in
+    hand, does not lead the others by a safe margin."""
+    if state.solo:
+        return False
+    if not _end_near(state) and rome_threat(state) < URGENT_THREAT:
+        return False
+    mine = symbol_counts(state.tableaux[seat])["intrigue"] + held
+    others = max((symbol_counts(t)["intrigue"] for s, t in enumerate(state.tableaux) if s != seat), default=0)
+    return mine <= others + INTRIGUE_MARGIN
+
+
+def urgent_intrigue(state: PaxState, seat: int) -> list[Command]:
+    """The answers that keep ``seat`` in the race for primus conspiratus, best first (none:
+    no hurry).
+
+    Rulebook, Winner: when Rome holds 4 categories "the player with primus conspiratus
+    wins", and the title "stays until another player has more intrigue".  When Rome looks
+    set to win, or the game may end before the seat's next turn, intrigue decides the game:
+    a drawn intrigue card goes to the hand, else under the deck (one under a legion goes to
+    whoever buys it, or to Rome), and a held one is laid at once (in hand it scores
+    nothing), while the seat does not lead the others by a safe margin."""
+    if state.solo or state.phase != "turn" or state.active_seat != seat:
+        return []
+    if state.step == "lay":
+        held = sorted((c for c in state.hands[seat] if c.category == "intrigue"), key=lambda c: (-c.symbols, c.id))
+        if not held or not (_race_open(state, seat) or _end_near(state)):
+            return []
+        return [Command(seat, "lay_card", {"card": c.id}) for c in held]
+    if state.step == "draw":
+        drawn = sorted((c for c in state.limbo[seat] if c.category == "intrigue"), key=lambda c: (-c.symbols, c.id))
+        held = sum(c.symbols for c in state.hands[seat] if c.category == "intrigue")
+        if not drawn or not _race_open(state, seat, held):
+            return []
+        return [Command(seat, "assign_card", {"card": c.id, "to": to}) for to in ("hand", "deck") for c in drawn]
+    return []
+
+
 def candidates(state: PaxState, decision: Decision, rng: Any) -> list[Command]:
     options = list(decision.options or (decision.default,))
+    for urgent in urgent_intrigue(state, decision.seat):
+        if urgent in options:
+            return [urgent]
     options.sort(key=lambda c: -_option_score(state, decision.seat, c))
     return options
 
@@ -323,9 +400,10 @@ def evaluate(state: PaxState, seat: int) -> float:
 
 def reward(outcome: Outcome, seat: int) -> float:
     """A finished game's worth to ``seat``: its share of a players' win, or
-    :data:`CONSPIRATOR_WIN` for the primus conspiratus when Rome won."""
+    :data:`CONSPIRATOR_WIN` for the primus conspiratus when Rome won at a table of three
+    or more (at two seats the title is the whole game whenever Rome wins: a full win)."""
     share = outcome_share(outcome, seat)
-    if share and outcome.detail.get("rome_won"):
+    if share and outcome.detail.get("rome_won") and len(outcome.ranking) > 2:
         return share * CONSPIRATOR_WIN
     return share
 

@@ -67,6 +67,36 @@ def test_pax_chases_primus_conspiratus_when_rome_is_strong():
         assert _answer("pax", state, decision, seed=seed) == Command(0, "lay_card", {"card": intrigue.id})
 
 
+def _rome_set_to_win():
+    return (pax.cards("wealth", 2, symbols=3) + pax.cards("religion", 2, symbols=3) + pax.cards("senator", 2, symbols=3)
+            + pax.cards("land", 2, symbols=2))
+
+
+def test_pax_keeps_a_drawn_intrigue_card_while_behind_in_the_race():
+    """Rulebook, Winner: when Rome wins "the player with primus conspiratus wins": a seat behind
+    in intrigue takes a drawn intrigue card into its hand rather than a card of its own category
+    (the searching levels; the card sense alone, *easy*, may keep the other)."""
+    intrigue = pax.card("intrigue", symbols=2, price=2)
+    fleet = pax.card("fleet", symbols=2, price=2)
+    state = pax.table(2, step="draw", limbo=[(fleet, intrigue), ()], dest_left=("hand", "legion", "deck"),
+                      batches_left=(), rome_open=_rome_set_to_win(), primus=1,
+                      tableaux=[pax.cards("army", 2), pax.cards("intrigue", 2)])
+    decision = pax.decision(state)
+    keep = repr(Command(0, "assign_card", {"card": intrigue.id, "to": "hand"}))
+    assert _every_seed("pax", state, decision, "normal") == {keep}
+
+
+def test_pax_lays_held_intrigue_as_the_deck_runs_out():
+    """Rulebook, End of the game: the game may end before the seat's next turn, and intrigue
+    in hand takes no title: the searching bot lays it at once."""
+    intrigue = pax.card("intrigue", symbols=1, price=1)
+    fleet = pax.card("fleet", symbols=2, price=2)
+    state = pax.table(2, step="lay", hands=[(fleet, intrigue), ()], deck=pax.filler(4),
+                      tableaux=[pax.cards("land", 2), pax.cards("intrigue", 1)], primus=1)
+    decision = pax.decision(state)
+    assert _every_seed("pax", state, decision, "normal") == {repr(Command(0, "lay_card", {"card": intrigue.id}))}
+
+
 def test_pax_feeds_rome_nothing_it_needs():
     """A drawn card that would tip a category to Rome does not go under the legion Rome takes."""
     drawn = pax.card("army", symbols=3, price=4)
