@@ -28,12 +28,13 @@ search early (the service uses it to bound wall time).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from engine.core.chance import RESOLVE_CHANCE
 from engine.core.search import Budget
 from engine.core.types import SYSTEM_SEAT, Command, Decision
 from engine.spartacus.arena import flow, policy
+from engine.spartacus.arena.combat import ATTRIBUTES
 from engine.spartacus.arena.plan import DEFAULT_PLAN, FightPlan
 from engine.spartacus.arena.state import FightState, evolve
 
@@ -57,6 +58,22 @@ TURN_VARIANTS = tuple(FightPlan(approach=a, initiative=i, speed_attack=s)
                       for a in ("close", "keep_distance") for i in ("auto", "first", "second")
                       for s in ("never", "when_out_of_reach", "when_stronger"))
 
+#: The plans the fighter may follow after an answer, besides the default: the approach
+#: (closing in or keeping its distance), the initiative (``auto`` or letting the other
+#: come) and which dice go first to wounds (speed or defence).
+PLANS = tuple(FightPlan(approach=a, initiative=i, wound_order=w)
+              for a in ("close", "keep_distance") for i in ("auto", "second")
+              for w in (("speed", "defence", "attack"), ("defence", "speed", "attack")))[1:]
+
+#: Whether the other answers of :func:`answers`, followed by the default plan, are fought out too.
+WITH_ANSWERS = True
+
+#: The weight of the dice left in a rollout's score (:func:`score`); a win stays worth more.
+SHAPE = 0.25
+
+#: Dice of a full fighter: the scale of the dice left in :func:`score`.
+MARGIN_SCALE = 12
+
 #: The answer that sets no plan: every decision of the fight is then asked.
 BLOW_BY_BLOW = {"active": False}
 
@@ -75,24 +92,25 @@ def choose(rules: Any, state: FightState, decision: Decision, rng: Any, budget: 
         return suggested
     if suggested not in (decision.options or ()):
         return suggested
-    options = [suggested] + [o for o in answers(state, decision) if o != suggested]
-    if len(options) == 1:
+    tried = candidates(state, decision, suggested)
+    if len(tried) == 1:
         return suggested
     base = rng.randrange(1 << 30)
     seat = decision.seat
-    results: list[list[float]] = [[] for _ in options]
-    alive = list(range(len(options)))
-    spent, per = 0, max(1, min(FIRST_ROUND, budget.iterations // len(options)))
+    results: list[list[float]] = [[] for _ in tried]
+    alive = list(range(len(tried)))
+    spent, per = 0, max(1, min(FIRST_ROUND, budget.iterations // len(tried)))
     while True:
         for i in alive:
+            command, plan = tried[i]
             for k in range(len(results[i]), per):
                 if spent and budget.should_stop is not None and budget.should_stop():
-                    return _pick(options, results, alive)
-                results[i].append(fight_out(rules, state, options[i], seat, base + k, type(rng)))
+                    return tried[_pick(results, alive)][0]
+                results[i].append(fight_out(rules, state, command, seat, base + k, type(rng), plan))
                 spent += 1
         left = budget.iterations - spent
         if len(alive) == 1 or left <= 0:
-            return _pick(options, results, alive)
+            return tried[_pick(results, alive)][0]
         # the better half stays in the race, and only answers ahead of the suggestion on the
         # same dice; the suggestion stays as the yardstick
         yardstick = _mean(results[0][:per])
@@ -100,6 +118,53 @@ def choose(rules: Any, state: FightState, decision: Decision, rng: Any, budget: 
         alive = sorted({i for i in ranked if _mean(results[i][:per]) > yardstick} | {0})
         rounds_left = max(1, math.ceil(math.log2(len(alive))))
         per += max(1, left // (len(alive) * rounds_left))
+
+
+def candidates(state: FightState, decision: Decision, suggested: Command) -> list[tuple[Command, FightPlan]]:
+    """What is fought out: pairs of an answer and the plan the fighter follows after it.
+    First the default plan's answer (the yardstick), then each plan of :data:`PLANS` with
+    its own answer, then the other answers worth trying (:func:`answers`), each followed by
+    the default plan."""
+    out: list[tuple[Command, FightPlan]] = [(suggested, DEFAULT_PLAN)]
+    listed = list(decision.options or ())
+    for plan in PLANS:
+        answer = plan_answer(state, decision, plan)
+        if answer in listed and (answer, plan) not in out:
+            out.append((answer, plan))
+    if WITH_ANSWERS:
+        for answer in answers(state, decision):
+            if (answer, DEFAULT_PLAN) not in out:
+                out.append((answer, DEFAULT_PLAN))
+    return out
+
+
+def plan_answer(state: FightState, decision: Decision, plan: FightPlan) -> Optional[Command]:
+    """The answer ``plan`` gives to ``decision`` (what :mod:`engine.spartacus.arena.flow`
+    suggests for the default plan, for any plan), or ``None`` for a decision no plan answers."""
+    now = flow.advanced(state)
+    seat = decision.seat
+    index = now.side_of_seat(seat)
+    kind = decision.prompt_key.rsplit(".", 1)[-1] if decision.prompt_key else ""
+    if kind == "turn":
+        return policy.turn_answer(now, plan)
+    if kind == "choose_order":
+        if policy.order_answer(now, index, plan):
+            return policy.turn_answer(policy.as_first(now, index), plan)
+        return Command(seat, "choose_order", {"first": False})
+    if kind == "allocate_wounds":
+        due = now.wounds[0]
+        alloc = policy.wounds_answer(now.sides[due.side].dice, due.count, plan)
+        return Command(seat, "allocate_wounds", dict(zip(ATTRIBUTES, alloc)))
+    if kind == "use_net":
+        return Command(seat, "use_net", {"use": policy.net_answer(now, index, plan)})
+    if kind == "reroll":
+        return Command(seat, "reroll", {"dice": list(policy.reroll_answer(now, index, plan))})
+    if kind == "use_power":
+        question = flow.power_question(now)
+        if question is None:
+            return None
+        return Command(seat, "use_power", {"use": policy.power_answer(now, question[1], question[2], plan)})
+    return None
 
 
 def answers(state: FightState, decision: Decision) -> list[Command]:
@@ -127,9 +192,9 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def _pick(options: list[Command], results: list[list[float]], alive: list[int]) -> Command:
-    """The best answer still in the race, if it beats the suggestion (``options[0]``) by
-    :data:`MARGIN` standard errors of the paired difference over the same seeds."""
+def _pick(results: list[list[float]], alive: list[int]) -> int:
+    """The best candidate still in the race, if it beats the suggestion (``results[0]``) by
+    :data:`MARGIN` standard errors of the paired difference over the same seeds, else 0."""
     base = results[0]
     best, best_score = 0, 0.0
     for i in alive:
@@ -145,21 +210,22 @@ def _pick(options: list[Command], results: list[list[float]], alive: list[int]) 
         score = mean / se if se else (math.inf if mean > 0 else 0.0)
         if mean > 0 and score > MARGIN and (best == 0 or mean > best_score):
             best, best_score = i, mean
-    return options[best]
+    return best
 
 
 def fight_out(rules: Any, state: FightState, command: Command, seat: int, seed: int,
-              generator: Callable[[str], Any]) -> float:
-    """1 if ``seat`` wins the fight after ``command`` with both fighters on the default plan,
-    else 0; the ``n``-th chance step draws from ``seed`` and ``n`` alone (common random
-    numbers: every answer meets the same dice).  ``generator`` makes a generator from a
-    string seed: the class of the generator the caller injected, so the engine makes no
-    randomness of its own."""
+              generator: Callable[[str], Any], plan: FightPlan = DEFAULT_PLAN) -> float:
+    """How ``seat`` ends the fight after ``command``, then fighting by ``plan`` against the
+    default plan (:func:`score`); the ``n``-th chance step draws from ``seed`` and ``n``
+    alone (common random numbers: every answer meets the same dice).  ``generator`` makes a
+    generator from a string seed: the class of the generator the caller injected, so the
+    engine makes no randomness of its own."""
     state = rules.decide_and_fold(state, command)[0]
-    state = evolve(state, sides=tuple(evolve(s, plan=DEFAULT_PLAN) for s in state.sides))
+    state = evolve(state, sides=tuple(evolve(s, plan=plan if s.seat == seat else DEFAULT_PLAN)
+                                      for s in state.sides))
     for _ in range(flow.MAX_AUTOMATIC_STEPS):
         if state.result is not None:
-            return 1.0 if state.result.winner_seat == seat else 0.0
+            return score(state, seat)
         request = flow.pending(state).chance
         if request is None:
             return 0.5  # cannot happen with both fighters planned; a draw if it ever did
@@ -168,6 +234,17 @@ def fight_out(rules: Any, state: FightState, command: Command, seat: int, seed: 
         state = rules.decide_and_fold(state, Command(SYSTEM_SEAT, RESOLVE_CHANCE,
                                                     {"id": request.id, "outcome": outcome}))[0]
     return 0.5
+
+
+def score(state: FightState, seat: int) -> float:
+    """1 for a won fight, 0 for a lost one, plus :data:`SHAPE` times the dice ``seat`` has
+    left over the other's, per die of a full fighter: a loss by one die then scores above a
+    loss by six, and answers differ even where nearly every fight is won or lost."""
+    assert state.result is not None
+    won = 1.0 if state.result.winner_seat == seat else 0.0
+    mine = sum(s.total for s in state.sides if s.seat == seat)
+    theirs = sum(s.total for s in state.sides if s.seat != seat)
+    return won + SHAPE * (mine - theirs) / MARGIN_SCALE
 
 
 def _dice(generator: Any, count: int, sides: int) -> list[int]:
