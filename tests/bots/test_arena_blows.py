@@ -164,7 +164,7 @@ def test_the_search_prefers_the_plan_that_loses_by_less(monkeypatch):
 
     def fought(rules, state, command, seat, seed, generator, plan=DEFAULT_PLAN):
         # a loss every time; the chosen candidate loses by one die, the others by six
-        return -blows.SHAPE * (1 if (command, plan) == best else 6) / blows.MARGIN_SCALE
+        return -blows.SHAPE * (1 if (command, plan) == best else 6) / blows.FULL_DICE
 
     monkeypatch.setattr(blows, "fight_out", fought)
     assert _answer(state, decision, "hard") == best[0]

@@ -4,8 +4,10 @@ A fight step lists the engine's ``suggested`` answer for the fighter's plan
 (:mod:`engine.spartacus.arena.policy`): the plan is the fight sense, and the rollouts
 follow it for both fighters.  ``easy`` and ``normal`` fight by the default plan, set at
 the duel's first question.  ``hard`` fights blow by blow and answers each decision by
-fighting the fight out from the actual position after every legal answer, hundreds of
-times on common dice (:mod:`engine.spartacus.arena.blows`).  A position is judged by the
+fighting the fight out from the actual position after each candidate answer, followed by
+the default plan or another plan (keeping its distance, letting the other come, losing
+defence dice first), hundreds of times on common dice, scored by the win and the dice
+left (:mod:`engine.spartacus.arena.blows`).  A position is judged by the
 fighters' remaining dice ("a fighter with an attribute at 0 is defeated").
 
 Secret from the other seat: a fighter's standing plan, its net declaration and its reroll
