@@ -3,7 +3,7 @@
 One client plays 2-seat PAX games against a ``random`` bot (``bench.command_floor``'s
 player) through gunicorn under the Procfile's settings plus ``bench/gunicorn_tail.py``,
 which records, per command, the worker's time, the garbage collector's passes, the events
-appended, whether a snapshot was written (and its size), and the time in the state's
+appended, whether a snapshot was written, and the time in the state's
 load, the engine with the bot's reply, the append, the notification rows and the commit.
 The client adds what it sees: the round trip, the command's type, whether it was the
 first of a game or ended one.  Printed: the slowest ``--tail`` per cent one by one, and
@@ -126,10 +126,19 @@ def summary(rows: list[dict]) -> None:
     print("\nGC passes during commands:", ", ".join(
         f"gen {g}: {len(v)} (p50 {percentile(v, 50):.2f} ms, max {max(v):.2f})" for g, v in sorted(gen_pauses.items()))
         or "none")
+    between: dict[int, list[float]] = {}
+    for r in rows:
+        for g, ms, _ in r.get("gc_between", []):
+            between.setdefault(g, []).append(ms)
+    print("GC passes between commands:", ", ".join(
+        f"gen {g}: {len(v)} (p50 {percentile(v, 50):.2f} ms, max {max(v):.2f})" for g, v in sorted(between.items()))
+        or "none")
+    inside = sum(ms for r in rows for _, ms, _ in r.get("gc", []))
+    outside = sum(ms for r in rows for _, ms, _ in r.get("gc_between", []))
+    print(f"GC time per command: {inside / len(rows):.3f} ms inside, {outside / len(rows):.3f} ms between")
     snaps = [r for r in rows if r.get("snapshot_ms")]
     if snaps:
-        print(f"Snapshots: {len(snaps)}, write p50 {percentile([r['snapshot_ms'] for r in snaps], 50):.2f} ms, "
-              f"pickle p50 {percentile([r.get('snapshot_bytes', 0) for r in snaps], 50):,.0f} bytes")
+        print(f"Snapshots: {len(snaps)}, write p50 {percentile([r['snapshot_ms'] for r in snaps], 50):.2f} ms")
     commits = [r["commit_ms"] - r.get("commit_cpu_ms", 0) for r in rows if "commit_ms" in r]
     if commits:
         print(f"Commit waiting (wall - CPU): p50 {percentile(commits, 50):.2f} ms, p99 {percentile(commits, 99):.2f}, "
@@ -146,6 +155,8 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, default=HERE, help="the checkout to serve (default: this one)")
     parser.add_argument("--sqlite-pragmas", default="",
                         help='extra PRAGMAs on the server\'s SQLite connections, "name=value;...", to try one')
+    parser.add_argument("--gc-threshold", default="",
+                        help='gc.set_threshold for the server\'s workers after start-up, "g0,g1,g2", to try one')
     parser.add_argument("--save", type=Path, help="also write the joined records here (JSON lines)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -155,6 +166,7 @@ def main() -> None:
         command_floor.GUNICORN = [*gunicorn, *TAIL_CONF]
         os.environ["BENCH_TAIL_DIR"] = str(tmp)
         os.environ["BENCH_TAIL_SQLITE_PRAGMAS"] = args.sqlite_pragmas
+        os.environ["BENCH_TAIL_GC_THRESHOLD"] = args.gc_threshold
         try:
             with command_floor.serve(args.tree.resolve(), "service.app:create_app()", url, tmp, "tail") as (port, token):
                 player = TracedPlayer(port, token)

@@ -7,7 +7,8 @@ worker (``pre_request`` to ``post_request``: parsing, the app, writing the answe
 garbage collector's passes during it (``gc.callbacks``: generation and pause), and the
 time spent in the parts that may be slow now and then, found by wrapping them once the
 app is loaded: loading the state, the engine's work with the bot's reply, the append and
-a snapshot written in it (with the pickle's size), the notification rows, the commit.
+a snapshot written in it, the notification rows, the commit; the tree's own ``post_request``
+(its collections between requests) runs after the record is taken.
 The client numbers its requests (``X-Bench-Seq``) so the records join its own.
 
 A client sends one request at a time, so the worker's state of the request in flight is
@@ -33,14 +34,18 @@ def _is_command(req) -> bool:
     return req.method == "POST" and req.path.endswith("/commands")
 
 
+_gc_between: list = []  # passes outside a command, reported with the next one
+
+
 def _on_gc(phase, info):
-    if not _current:
-        return
     if phase == "start":
         _gc_started[0] = time.perf_counter()
+        return
+    gc_pass = [info["generation"], round((time.perf_counter() - _gc_started[0]) * 1000, 3), info["collected"]]
+    if _current:
+        _current.setdefault("gc", []).append(gc_pass)
     else:
-        _current.setdefault("gc", []).append(
-            [info["generation"], round((time.perf_counter() - _gc_started[0]) * 1000, 3), info["collected"]])
+        _gc_between.append(gc_pass)
 
 
 def _timed(name, fn):
@@ -73,15 +78,7 @@ def _install() -> None:
         return original_append(session, game, events, expected_version, actor_user_id, **kwargs)
 
     store.append = _timed("append_ms", append)  # games calls the module's attribute
-    timed_snapshot = _timed("snapshot_ms", store.write_snapshot)
-
-    def write_snapshot(session, game, seq, state, **kwargs):
-        timed_snapshot(session, game, seq, state, **kwargs)
-        if _current:
-            _current["snapshot_bytes"] = max(
-                (len(o.state) for o in session.new if isinstance(getattr(o, "state", None), bytes)), default=0)
-
-    store.write_snapshot = write_snapshot
+    store.write_snapshot = _timed("snapshot_ms", store.write_snapshot)
     store.load_state = _timed("load_ms", store.load_state)
     games.autoplay = _timed("autoplay_ms", games.autoplay)
     games.fanout.after_append = _timed("fanout_ms", games.fanout.after_append)
@@ -116,6 +113,8 @@ def post_worker_init(worker):
     global _out
     _install()
     _count_connects()
+    if os.environ.get("BENCH_TAIL_GC_THRESHOLD"):  # a knob: thresholds to try
+        gc.set_threshold(*map(int, os.environ["BENCH_TAIL_GC_THRESHOLD"].split(",")))
     if os.environ.get("BENCH_TAIL_SQLITE_PRAGMAS"):
         _sqlite_pragmas(os.environ["BENCH_TAIL_SQLITE_PRAGMAS"])
     gc.callbacks.append(_on_gc)
@@ -125,6 +124,9 @@ def post_worker_init(worker):
 def pre_request(worker, req):
     if _is_command(req):
         _current.clear()
+        if _gc_between:
+            _current["gc_between"] = list(_gc_between)
+            _gc_between.clear()
         _current["seq"] = next((v for k, v in req.headers if k.upper() == "X-BENCH-SEQ"), None)
         _current["t0"], _current["c0"] = time.perf_counter(), time.thread_time()
 
@@ -136,3 +138,5 @@ def post_request(worker, req, environ, resp):
         record["server_cpu_ms"] = (time.thread_time() - record.pop("c0")) * 1000
         _current.clear()
         _out.write(json.dumps(record) + "\n")
+    if "post_request" in _base:  # the tree's own (after the record: it is after the answer)
+        _base["post_request"](worker, req, environ, resp)
