@@ -26,12 +26,15 @@ def on_starting(server):
 #: objects are alive than at the last one, and a request makes and frees far more than
 #: that: measured with ``bench.command_tail``, one command in 11 (PostgreSQL; in 40 on
 #: SQLite) paid a collection of the youngest objects (0.3 ms), one in 130 of the middle
-#: ones (0.6-0.9 ms) and one in 1,500 a full one (5-31 ms).  What a request leaves behind is a few dozen objects,
-#: so the worker runs the same collections after the answer is sent instead
-#: (:func:`post_request`), when that residue reaches these counts, and CPython's own
-#: trigger stays only as a net for a request that keeps a great many objects alive.
-BETWEEN_REQUESTS = (700, 10, 10)
-NET = (50_000, 10, 10)
+#: ones (0.6-0.9 ms) and one in 1,500 a full one (5-31 ms).  What a request leaves behind
+#: is a few dozen objects, so the worker runs the collections after the answer is sent
+#: instead (:func:`post_request`), once that residue passes these counts; CPython's own
+#: trigger stays only as a net for a request that keeps a great many objects alive.  Not
+#: 700 here: with requests in flight on the other threads their live objects count too,
+#: and at 700 nearly every request ended with a collection walking them (50 clients:
+#: 50 commands/s against 67 without; at 10,000, 285 against 237 over five turns).
+BETWEEN_REQUESTS = (10_000, 10, 10)
+NET = (100_000, 10, 10)
 
 
 def post_worker_init(worker):
