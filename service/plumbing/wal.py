@@ -49,7 +49,8 @@ class Checkpointer:
     """Counts ``engine``'s commits and checkpoints its log off the committing thread."""
 
     def __init__(self, engine: Engine, every: int = EVERY_COMMITS) -> None:
-        self.engine = engine
+        # (weakly: the engine holds its listeners, and they this; the engine's end is its own)
+        self._engine = weakref.ref(engine)
         self.every = every
         self._commits = 0
         self._lock = threading.Lock()
@@ -69,8 +70,11 @@ class Checkpointer:
     def checkpoint(self) -> Optional[tuple[int, int, int]]:
         """Run one ``PASSIVE`` checkpoint; SQLite's ``(busy, log pages, checkpointed pages)``,
         or ``None`` if it failed (logged: the next one, or SQLite's own, copies the rest)."""
+        engine = self._engine()
+        if engine is None:
+            return None
         try:
-            raw = self.engine.raw_connection()
+            raw = engine.raw_connection()
             try:
                 # (a PRAGMA opens no transaction in the sqlite3 module; the pool's reset
                 # on check-in rolls back nothing)

@@ -73,9 +73,20 @@ def test_every_nth_commit_has_the_thread_checkpoint_the_log(tmp_path):
 
 
 def test_a_failed_checkpoint_is_logged_and_harmless(tmp_path, caplog):
+    unreachable = make_engine(f"sqlite:///{tmp_path / 'missing' / 'nowhere.sqlite3'}")
+    assert wal.Checkpointer(unreachable).checkpoint() is None
+    assert "checkpointing the SQLite log failed" in caplog.text
+
+
+def test_a_checkpointer_keeps_no_engine_alive(tmp_path):
+    import gc
+    import weakref
+
     engine = _engine(tmp_path)
     checkpointer = wal.checkpointer_of(engine)
     engine.dispose()
-    checkpointer.engine = make_engine(f"sqlite:///{tmp_path / 'missing' / 'nowhere.sqlite3'}")
+    gone = weakref.ref(engine)
+    del engine
+    gc.collect()
+    assert gone() is None
     assert checkpointer.checkpoint() is None
-    assert "checkpointing the SQLite log failed" in caplog.text
