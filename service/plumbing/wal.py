@@ -9,10 +9,11 @@ command, the largest single part of the command's p99 on SQLite.
 
 So each file database's connections leave that to SQLite only past a far longer log
 (:data:`SAFETY_PAGES`: the net in case the thread below falls behind or dies), and every
-:data:`EVERY_COMMITS` commits of an engine a short-lived daemon thread runs a ``PASSIVE``
-checkpoint on a connection of its own while requests go on.  A passive checkpoint never
-waits for, nor blocks, readers and writers (it copies what no reader still needs, and a
-later one does the rest); SQLite does the copying with the GIL released.  Each process
+:data:`EVERY_COMMITS` commits of an engine a short-lived daemon thread, started when the
+committing connection is back in the pool (after the request's answer, in a web process),
+runs a ``PASSIVE`` checkpoint on a connection of its own while requests go on.  A passive
+checkpoint never waits for, nor blocks, readers and writers (it copies what no reader
+still needs, and a later one does the rest); SQLite does the copying with the GIL released.  Each process
 counts its own commits and checkpoints alone; two processes checkpointing at once is
 harmless (the second finds the checkpoint lock taken and returns).
 """
@@ -53,17 +54,28 @@ class Checkpointer:
         self._engine = weakref.ref(engine)
         self.every = every
         self._commits = 0
+        self._due = False
         self._lock = threading.Lock()
         self._running: Optional[threading.Thread] = None
         self.checkpoints = 0  # done, for tests and benchmarks
 
     def committed(self) -> None:
-        """One more commit; every ``every``-th starts a checkpoint unless one is running."""
+        """One more commit; every ``every``-th makes a checkpoint due."""
         with self._lock:
             self._commits += 1
-            if self._commits < self.every or (self._running is not None and self._running.is_alive()):
+            if self._commits >= self.every:
+                self._commits = 0
+                self._due = True
+
+    def checked_in(self) -> None:
+        """A connection is back in the pool, its transaction over: start the checkpoint
+        that is due, unless one is running.  (Not at the commit itself: SQLAlchemy tells of
+        a commit before it reaches SQLite, and a checkpoint racing it would leave that
+        commit's pages behind, so the log would never start anew.)"""
+        with self._lock:
+            if not self._due or (self._running is not None and self._running.is_alive()):
                 return
-            self._commits = 0
+            self._due = False
             self._running = threading.Thread(target=self.checkpoint, name="capua-wal-checkpoint", daemon=True)
             self._running.start()
 
@@ -111,6 +123,10 @@ def checkpoint_beside(engine: Engine, every: int = EVERY_COMMITS) -> Optional[Ch
     @event.listens_for(engine, "commit")
     def _count(_connection):
         checkpointer.committed()
+
+    @event.listens_for(engine, "checkin")
+    def _after(_dbapi_connection, _record):
+        checkpointer.checked_in()
 
     _CHECKPOINTERS[engine] = checkpointer
     return checkpointer
