@@ -13,9 +13,9 @@ So each file database's connections leave that to SQLite only past a far longer 
 committing connection is back in the pool (after the request's answer, in a web process),
 runs a ``PASSIVE`` checkpoint on a connection of its own while requests go on.  A passive
 checkpoint never waits for, nor blocks, readers and writers (it copies what no reader
-still needs, and a later one does the rest); SQLite does the copying with the GIL released.  Each process
-counts its own commits and checkpoints alone; two processes checkpointing at once is
-harmless (the second finds the checkpoint lock taken and returns).
+still needs, and a later one does the rest); SQLite does the copying with the GIL
+released.  Each process counts its own commits and checkpoints alone; two processes
+checkpointing at once is harmless (the second finds the checkpoint lock taken and returns).
 """
 
 from __future__ import annotations
