@@ -1,9 +1,9 @@
 """gunicorn settings for profiling the served command path (``bench.served_profile`` only).
 
-The Procfile's settings (``gunicorn.conf.py``) plus cProfile around every ``POST`` to a
-game's commands: enabled in ``pre_request`` and disabled in ``post_request`` (the same
-thread: gthread hands a request to one thread from start to end), so the profile holds
-the request's parsing, the app, and the answer's writing.  Each worker writes its
+The Procfile's settings (``gunicorn.conf.py``, its hooks too) plus cProfile around every
+``POST`` to a game's commands: enabled in ``pre_request`` and disabled in ``post_request``
+(the same thread: gthread hands a request to one thread from start to end), so the profile
+holds the request's parsing, the app, and the answer's writing.  Each worker writes its
 statistics to ``$BENCH_PROFILE_DIR/worker-<pid>.prof`` when it exits.
 """
 
@@ -29,6 +29,8 @@ def pre_request(worker, req):
 def post_request(worker, req, environ, resp):
     if _is_command(req):
         _profile.disable()
+    if "post_request" in _base:  # the Procfile's (its collections after the answer)
+        _base["post_request"](worker, req, environ, resp)
 
 
 def worker_exit(server, worker):

@@ -35,6 +35,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, registry, sessionmaker
 
+from service.plumbing import wal
+
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
@@ -550,7 +552,8 @@ def engine_options(url: str) -> dict[str, Any]:
 
 
 def configure_engine(engine: Engine) -> Engine:
-    """SQLite gets foreign keys, WAL and a busy timeout on every connection."""
+    """SQLite gets foreign keys, WAL and a busy timeout on every connection, and its log
+    checkpointed beside the requests (:mod:`service.plumbing.wal`)."""
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")
@@ -560,6 +563,8 @@ def configure_engine(engine: Engine) -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
+
+        wal.checkpoint_beside(engine)
 
     return engine
 
