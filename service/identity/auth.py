@@ -627,11 +627,13 @@ def _link_refused(err: ServiceError, next_url: str = "/"):
 class CookieSessions(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, but a request that carries no session cookie (every
     API call with a bearer token) gets its empty session without the signer being built
-    (a serializer and its key derivation, on every request); it is built to read a cookie
-    or to write one, as before."""
+    (a serializer and its key derivation, on every request), nor the cookies parsed when
+    there is no ``Cookie`` header at all; it is built to read a cookie or to write one,
+    as before."""
 
     def open_session(self, app: Flask, request):  # type: ignore[override]
-        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+        if app.secret_key and ("HTTP_COOKIE" not in request.environ
+                               or not request.cookies.get(self.get_cookie_name(app))):
             return self.session_class()
         return super().open_session(app, request)
 
