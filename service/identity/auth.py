@@ -397,6 +397,10 @@ def logout_user() -> None:
     g.capua_requester = None
 
 
+#: What ``g`` answers for a requester this request has not looked up yet.
+_UNKNOWN = object()
+
+
 def current_requester() -> Optional[Requester]:
     """Who this request acts for, as a plain row, or ``None``; looked up once per request.
 
@@ -404,8 +408,9 @@ def current_requester() -> Optional[Requester]:
     token's owner, anything else (a malformed header, a revoked token) is nobody, and
     the cookie is not consulted.  Without the header, the session cookie decides.
     """
-    if "capua_requester" in g:
-        return g.capua_requester
+    found = g.get("capua_requester", _UNKNOWN)
+    if found is not _UNKNOWN:
+        return found
     header = request.headers.get("Authorization")
     if header is not None:
         found = _requester_from_bearer(header)

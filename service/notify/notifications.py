@@ -32,7 +32,6 @@ scaled to the game's clock.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
 from typing import Any, Callable, Collection, Iterable, Mapping, Optional, Sequence
 
@@ -247,7 +246,7 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
     names = seat_names(session, seats)
     finished = game.status == "finished"
     pending = rules.pending(state) if not finished else None
-    phase = functools.cache(lambda: phase_key(rules, state))
+    phase = _once(lambda: phase_key(rules, state))
     rows = []
     for seat in humans:
         user = users.get(seat.user_id)
@@ -300,6 +299,19 @@ def _presets_offered(decision: Any, phase: Callable[[], Optional[dict]]) -> Opti
         return {"keys": keys, "lot_types": list(presets.MAIL_LOT_TYPES)}
     return {"keys": keys, "like": presets.like_of(decision),
             "phase": phase() if "pass_this_phase" in keys else None}
+
+
+def _once(compute: Callable[[], Any]) -> Callable[[], Any]:
+    """``compute``, called at most once (``functools.cache`` costs more to set up than
+    the one answer it keeps, and most changes never ask)."""
+    known: list = []
+
+    def once() -> Any:
+        if not known:
+            known.append(compute())
+        return known[0]
+
+    return once
 
 
 def _json_names(names: Mapping[int, str]) -> dict[str, str]:
