@@ -8,6 +8,7 @@ with ``CAPUA_DEV_PAGES_PUBLIC=1``.
 
 import gc
 import sys
+import time
 
 from service.plumbing.config import bind_host, dev_pages_bind_problem, load_config
 
@@ -46,10 +47,33 @@ class _Held:
 
 
 def _answer_in_one_write():
-    """Make gunicorn's HTTP/1 responses :func:`one_write_response` ones."""
+    """Make gunicorn's HTTP/1 responses :func:`one_write_response` ones, dated by
+    :func:`dated_once_a_second`."""
+    from gunicorn import util
     from gunicorn.http import wsgi
 
     wsgi.Response = one_write_response(wsgi.Response)
+    util.http_date = dated_once_a_second(util.http_date)
+
+
+def dated_once_a_second(http_date, clock=time.time):
+    """``http_date`` (gunicorn's ``Date`` header), formatted once a second: the header
+    counts whole seconds, and formatting it (``email.utils.formatdate``) took a dozen
+    calls for every answer."""
+    held = (None, "")
+
+    def dated(timestamp=None):
+        nonlocal held
+        if timestamp is not None:
+            return http_date(timestamp)
+        second = int(clock())
+        known, text = held
+        if known != second:
+            text = http_date(second)
+            held = (second, text)
+        return text
+
+    return dated
 
 
 def one_write_response(base):

@@ -49,3 +49,22 @@ def test_a_large_answer_is_written_as_gunicorn_writes_it():
     writes = _served(body)
     assert len(writes) == 2
     assert writes[0].endswith(b"\r\n\r\n") and writes[1] == body
+
+
+def test_the_date_header_is_formatted_once_a_second():
+    from gunicorn import util
+
+    settings = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    formatted = []
+
+    def http_date(timestamp=None):
+        formatted.append(timestamp)
+        return util.http_date(timestamp)
+
+    moments = iter([1_700_000_000.25, 1_700_000_000.75, 1_700_000_001.5])
+    dated = settings["dated_once_a_second"](http_date, clock=lambda: next(moments))
+    first, second, third = dated(), dated(), dated()
+    assert first == second == "Tue, 14 Nov 2023 22:13:20 GMT"
+    assert third == "Tue, 14 Nov 2023 22:13:21 GMT"
+    assert formatted == [1_700_000_000, 1_700_000_001]
+    assert dated(0) == "Thu, 01 Jan 1970 00:00:00 GMT"
