@@ -82,8 +82,8 @@ def one_write_response(base):
 
     Gunicorn writes the status line and headers with one ``sendall`` and the body with
     another; on a socket with ``TCP_NODELAY`` (gunicorn sets it) that is two segments,
-    two system calls and two wake-ups of the client for one small JSON answer, about a
-    tenth of a served command's time on loopback.  The first write of a response whose
+    two system calls and two wake-ups of the client for one small JSON answer (7 % of a
+    served command's profiled time on loopback, 0.55 ms of 7.7).  The first write of a response whose
     headers are not out yet, when its piece is at most :data:`ONE_WRITE_BYTES`, is
     written by gunicorn's own code into :class:`_Held` and sent at once; everything
     else (larger bodies, later pieces, files) is left to gunicorn as it is.

@@ -24,9 +24,9 @@ class CapuaFlask(Flask):
     """Flask, asking once per view or hook whether it is a coroutine function.
 
     Flask's :meth:`~flask.Flask.ensure_sync` asks ``inspect.iscoroutinefunction`` of
-    every hook and view on every request (ten times for an API command, about 2 % of
-    its CPU); the answer never changes for a function, so it is kept (for the
-    functions the app holds: a bounded number).
+    every hook and view on every request (ten times for an API command, about 1 % of
+    its profiled time); the answer never changes for a function, so it is kept (for
+    the functions the app holds: a bounded number).
     """
 
     #: More functions than any app of Capua registers; beyond it nothing is kept.
