@@ -8,8 +8,12 @@ with ``CAPUA_DEV_PAGES_PUBLIC=1``.
 
 import gc
 import sys
+import time
 
 from service.plumbing.config import bind_host, dev_pages_bind_problem, load_config
+
+#: An answer's first piece at most this long goes out in the same write as the headers.
+ONE_WRITE_BYTES = 64 * 1024
 
 
 def on_starting(server):
@@ -41,7 +45,9 @@ def post_worker_init(worker):
     """Once the app is loaded, move what start-up built (modules, schemas, compiled
     statements: most of the worker's objects) out of the garbage collector's reach, so a
     full collection walks only what requests made; then leave collections to
-    :func:`post_request` (see :data:`BETWEEN_REQUESTS`)."""
+    :func:`post_request` (see :data:`BETWEEN_REQUESTS`); and send each small answer in one
+    write (:func:`_answer_in_one_write`)."""
+    _answer_in_one_write()
     gc.freeze()
     gc.set_threshold(*NET)
 
@@ -60,3 +66,73 @@ def post_request(worker, req, environ, resp):
         gc.collect(1)
     else:
         gc.collect(0)
+
+
+class _Held:
+    """Stands in for the socket while gunicorn writes an answer's first piece: keeps what
+    it is given, to be sent in one ``sendall``."""
+
+    def __init__(self):
+        self.parts = []
+
+    def sendall(self, data):
+        self.parts.append(data)
+
+
+def _answer_in_one_write():
+    """Make gunicorn's HTTP/1 responses :func:`one_write_response` ones, dated by
+    :func:`dated_once_a_second`."""
+    from gunicorn import util
+    from gunicorn.http import wsgi
+
+    wsgi.Response = one_write_response(wsgi.Response)
+    util.http_date = dated_once_a_second(util.http_date)
+
+
+def dated_once_a_second(http_date, clock=time.time):
+    """``http_date`` (gunicorn's ``Date`` header), formatted once a second: the header
+    counts whole seconds, and formatting it (``email.utils.formatdate``) took a dozen
+    calls for every answer."""
+    held = (None, "")
+
+    def dated(timestamp=None):
+        nonlocal held
+        if timestamp is not None:
+            return http_date(timestamp)
+        second = int(clock())
+        known, text = held
+        if known != second:
+            text = http_date(second)
+            held = (second, text)
+        return text
+
+    return dated
+
+
+def one_write_response(base):
+    """``base`` (gunicorn's ``Response``), sending an answer's headers together with its
+    first piece of body.
+
+    Gunicorn writes the status line and headers with one ``sendall`` and the body with
+    another; on a socket with ``TCP_NODELAY`` (gunicorn sets it) that is two segments,
+    two system calls and two wake-ups of the client for one small JSON answer (7 % of a
+    served command's profiled time on loopback, 0.55 ms of 7.7).  The first write of a response whose
+    headers are not out yet, when its piece is at most :data:`ONE_WRITE_BYTES`, is
+    written by gunicorn's own code into :class:`_Held` and sent at once; everything
+    else (larger bodies, later pieces, files) is left to gunicorn as it is.
+    """
+
+    class OneWriteResponse(base):
+        def write(self, arg):
+            if self.headers_sent or not isinstance(arg, bytes) or len(arg) > ONE_WRITE_BYTES:
+                return super().write(arg)
+            sock, held = self.sock, _Held()
+            self.sock = held
+            try:
+                super().write(arg)
+            finally:
+                self.sock = sock
+            if held.parts:
+                sock.sendall(b"".join(held.parts))
+
+    return OneWriteResponse

@@ -29,14 +29,23 @@ def names() -> list[str]:
 
 def get(name: str) -> Rules:
     """The rules of game ``name``; ``KeyError`` if there is no such game."""
-    module, attr = _GAMES[name].split(":")
-    return getattr(importlib.import_module(module), attr)
+    return _resolve(_GAMES[name])
 
 
 def bot_knowledge(name: str):
     """What game ``name``'s bots know (``None`` for a game whose bots play at random)."""
     target = _BOTS.get(name)
-    if target is None:
-        return None
-    module, attr = target.split(":")
-    return getattr(importlib.import_module(module), attr)
+    return None if target is None else _resolve(target)
+
+
+#: What :func:`_resolve` found, by ``"module:attribute"``: a command asks several times,
+#: and ``import_module`` of a module already loaded still costs a few calls.
+_found: dict[str, object] = {}
+
+
+def _resolve(target: str):
+    found = _found.get(target)
+    if found is None:
+        module, attr = target.split(":")
+        found = _found[target] = getattr(importlib.import_module(module), attr)
+    return found

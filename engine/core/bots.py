@@ -55,12 +55,12 @@ def answer(
     without one plays at random).  ``iterations`` overrides the level's think budget;
     ``should_stop`` lets the caller end a search early (the engine reads no clock).
     """
-    from engine.core import search
-
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
     if level == "random" or knowledge is None:
         return choose(decision, rng)
+    from engine.core import search
+
     if level == "easy":
         budget = search.Budget(iterations=0)
     else:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import http
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from flask_smorest import Api
 from werkzeug.routing import BaseConverter
 
@@ -127,8 +127,6 @@ def register(app: Flask) -> None:
 
 def _no_store_by_default(response: Any) -> Any:
     """API answers are per user and change with every move: never cache them unasked."""
-    from flask import request
-
     if request.path.startswith("/api/") and "Cache-Control" not in response.headers:
         response.headers["Cache-Control"] = "no-store"
     return response

@@ -141,10 +141,13 @@ class ApiBlueprint(Blueprint):
 
 
 def _refuse_other_content_types() -> None:
-    if request.method in {"POST", "PUT", "PATCH", "DELETE"} and request.content_type \
-            and not is_json_mimetype(request.mimetype):
+    req = request._get_current_object()
+    if req.method in _BODY_METHODS and req.content_type and not is_json_mimetype(req.mimetype):
         raise UnsupportedMediaType("Send the request body as application/json.",
-                                   details={"content_type": request.mimetype[:100]})
+                                   details={"content_type": req.mimetype[:100]})
+
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def _require_signed_in() -> None:

@@ -397,6 +397,10 @@ def logout_user() -> None:
     g.capua_requester = None
 
 
+#: What ``g`` answers for a requester this request has not looked up yet.
+_UNKNOWN = object()
+
+
 def current_requester() -> Optional[Requester]:
     """Who this request acts for, as a plain row, or ``None``; looked up once per request.
 
@@ -404,8 +408,9 @@ def current_requester() -> Optional[Requester]:
     token's owner, anything else (a malformed header, a revoked token) is nobody, and
     the cookie is not consulted.  Without the header, the session cookie decides.
     """
-    if "capua_requester" in g:
-        return g.capua_requester
+    found = g.get("capua_requester", _UNKNOWN)
+    if found is not _UNKNOWN:
+        return found
     header = request.headers.get("Authorization")
     if header is not None:
         found = _requester_from_bearer(header)
@@ -627,11 +632,13 @@ def _link_refused(err: ServiceError, next_url: str = "/"):
 class CookieSessions(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, but a request that carries no session cookie (every
     API call with a bearer token) gets its empty session without the signer being built
-    (a serializer and its key derivation, on every request); it is built to read a cookie
-    or to write one, as before."""
+    (a serializer and its key derivation, on every request), nor the cookies parsed when
+    there is no ``Cookie`` header at all; it is built to read a cookie or to write one,
+    as before."""
 
     def open_session(self, app: Flask, request):  # type: ignore[override]
-        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+        if app.secret_key and ("HTTP_COOKIE" not in request.environ
+                               or not request.cookies.get(self.get_cookie_name(app))):
             return self.session_class()
         return super().open_session(app, request)
 

@@ -32,9 +32,8 @@ scaled to the game's clock.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Optional, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -130,10 +129,15 @@ def _last_mailed(session: Session, user_ids: Iterable[int]) -> dict[int, dt.date
 # --------------------------------------------------------------------------- fan-out
 
 
-def card_names(view: Any) -> dict[str, str]:
+def card_names(view: Any, wanted: Optional[Collection[str]] = None) -> dict[str, str]:
     """Names of the cards a seat's view shows, by id (a card is a dict with ``id`` and
-    ``name``).  Only the recipient's own view is searched, so no hidden card is named."""
+    ``name``).  Only the recipient's own view is searched, so no hidden card is named.
+
+    With ``wanted`` (ids), the search stops once it has named them all: a mail names
+    only the cards its decisions' options name, and those are mostly the seat's own
+    hand, which a view holds near its end, where the search starts."""
     found: dict[str, str] = {}
+    missing = set(wanted) if wanted is not None else None
     stack = [view]
     while stack:
         item = stack.pop()
@@ -142,7 +146,12 @@ def card_names(view: Any) -> dict[str, str]:
             stack.extend(item)
         elif kind is dict or (kind not in _LEAVES and isinstance(item, Mapping)):
             if "id" in item and isinstance(item.get("name"), str):
-                found[str(item["id"])] = item["name"]
+                card = str(item["id"])
+                found[card] = item["name"]
+                if missing is not None:
+                    missing.discard(card)
+                    if not missing:
+                        return found
             stack.extend(item.values())
         elif kind not in _LEAVES and isinstance(item, (list, tuple)):
             stack.extend(item)
@@ -230,12 +239,14 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
     new_keys = {key: o for key, o in opened.items() if o.mode != "free"}
     actors = change.actors
     users = get_rows(session, User, [s.user_id for s in humans])
-    prefs = preferences_for(session, list(users.values()), game.id)
+    prefs = change.preferences
+    if not users.keys() <= prefs.keys():
+        prefs = preferences_for(session, list(users.values()), game.id)
     last = change.last_mailed if change.last_mailed is not None else _last_mailed(session, users)
     names = seat_names(session, seats)
     finished = game.status == "finished"
     pending = rules.pending(state) if not finished else None
-    phase = functools.cache(lambda: phase_key(rules, state))
+    phase = _once(lambda: phase_key(rules, state))
     rows = []
     for seat in humans:
         user = users.get(seat.user_id)
@@ -262,8 +273,8 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
                      if d.mode == "free" and (d.id, seat.seat) in opened and d.context.get("presets")]
             told = [(d, d.to_json()) for d in [*mine, *along]]
             # the seat's view is built and searched only when an option names a card
-            named = any(cards_named_by(as_json) for _d, as_json in told)
-            view_names = card_names(rules.view(state, seat.seat)) if named else {}
+            named = set().union(*(cards_named_by(as_json) for _d, as_json in told))
+            view_names = card_names(rules.view(state, seat.seat), named) if named else {}
             payload["decisions"] = [decision_payload(as_json, view_names, opened[(d.id, seat.seat)].deadline_at,
                                                      _presets_offered(d, phase))
                                     for d, as_json in told]
@@ -288,6 +299,19 @@ def _presets_offered(decision: Any, phase: Callable[[], Optional[dict]]) -> Opti
         return {"keys": keys, "lot_types": list(presets.MAIL_LOT_TYPES)}
     return {"keys": keys, "like": presets.like_of(decision),
             "phase": phase() if "pass_this_phase" in keys else None}
+
+
+def _once(compute: Callable[[], Any]) -> Callable[[], Any]:
+    """``compute``, called at most once (``functools.cache`` costs more to set up than
+    the one answer it keeps, and most changes never ask)."""
+    known: list = []
+
+    def once() -> Any:
+        if not known:
+            known.append(compute())
+        return known[0]
+
+    return once
 
 
 def _json_names(names: Mapping[int, str]) -> dict[str, str]:

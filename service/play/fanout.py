@@ -19,7 +19,7 @@ never imports notify.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from sqlalchemy.orm import Session
@@ -52,12 +52,16 @@ class Change:
     command's player, a standing order's owner).  ``last_mailed`` (when each player was
     last mailed a notification) and ``webhooks`` (whether an enabled endpoint covers the
     game) are ``None`` when the change did not read them: a listener then reads them itself.
+    ``preferences``: the game's notification settings of the players it read them for
+    (:func:`service.identity.settings.preferences_for`), by user id; a listener reads
+    those of anyone else.
     """
 
     opened: Sequence[Opened] = ()
     actors: frozenset[int] = frozenset()
     last_mailed: Optional[Mapping[int, dt.datetime]] = None
     webhooks: Optional[bool] = None
+    preferences: Mapping[int, Any] = field(default_factory=dict)
 
 
 Listener = Callable[[Session, Config, Game, Rules, Any, Sequence[tuple[int, Event]], Sequence[Seat], Change], None]

@@ -466,10 +466,10 @@ def _advance(
     )
     if book is not None and book.attributions:
         book.record_uses(session, game.id)
-    deadlines, opened = refresh_open_decisions(session, game, rules, state, seats=seats)
+    deadlines, opened, prefs = refresh_open_decisions(session, game, rules, state, seats=seats)
     change = fanout.Change(opened=opened, actors=frozenset(a for a in actors if a is not None),
                            last_mailed=hand.last_mailed if hand is not None else None,
-                           webhooks=hand.webhooks if hand is not None else None)
+                           webhooks=hand.webhooks if hand is not None else None, preferences=prefs)
     fanout.after_append(session, config, game, rules, state, appended, seats, change)
     session.flush()
     return SubmitResult(version=game.version, events=appended, outcome=game.outcome, game=game, rules=rules,
@@ -530,9 +530,12 @@ def _open_decision_statements(dialect: str) -> _OpenDecisionStatements:
 
 def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: Any, *,
                            seats: Optional[Sequence[Seat]] = None, now: Optional[dt.datetime] = None,
-                           ) -> tuple[dict[tuple[str, int], Optional[dt.datetime]], list[fanout.Opened]]:
+                           ) -> tuple[dict[tuple[str, int], Optional[dt.datetime]], list[fanout.Opened],
+                                      dict[int, settings.Preferences]]:
     """Make ``open_decisions`` list exactly the decisions open in ``state``; return the
-    deadline of each open row by ``(decision id, seat)``, and the rows opened now.
+    deadline of each open row by ``(decision id, seat)``, the rows opened now, and the
+    settings for this game of the players who hold them (read for their reminders; the
+    fan-out's listeners are spared reading them again).
 
     Decisions no longer open are deleted; new ones get ``opened_at = now``,
     ``opened_version`` and, unless they are free actions, the deadline of the game's
@@ -562,7 +565,7 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
     statements = _open_decision_statements(session.get_bind(OpenDecision.__mapper__).dialect.name)
     if not wanted:
         defer(session, statements.all_gone, {"game_id": game.id})
-        return {}, []
+        return {}, [], {}
     if statements.arrays:
         defer(session, statements.gone, {"game_id": game.id, "keep_ids": [d for d, _ in wanted],
                                          "keep_seats": [s for _, s in wanted]})
@@ -596,7 +599,7 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
         else:
             deadlines[(decision_id, seat)] = deadline_at
     opened.sort(key=lambda o: o.id)
-    return deadlines, opened
+    return deadlines, opened, prefs
 
 
 # ---------------------------------------------------------------- reading

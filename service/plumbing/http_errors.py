@@ -70,7 +70,8 @@ def register(app: Flask) -> None:
 
 def is_api_request() -> bool:
     """API clients get JSON; everything else on the site is a page for a browser."""
-    return request.path == "/api" or request.path.startswith("/api/")
+    path = request.path
+    return path == "/api" or path.startswith("/api/")
 
 
 def error_response(err: ServiceError) -> Response:

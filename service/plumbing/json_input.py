@@ -128,14 +128,23 @@ def check_text(text: str) -> None:
 
 
 def refuse_nul_in_request() -> None:
-    """A NUL in any query parameter (name or value) or form field is a 400."""
-    if "\x00" in request.query_string.decode("latin-1") or any(
-            "\x00" in key or "\x00" in value for key, value in request.args.items(multi=True)):
+    """A NUL in any query parameter (name or value) or form field is a 400.
+
+    Runs before every request, so what a request without a query or a form (an API
+    command) does not need is not parsed: the query only when there is one, the content
+    type only for a method that may carry a form."""
+    req = request._get_current_object()
+    if req.environ.get("QUERY_STRING") and (
+            "\x00" in req.query_string.decode("latin-1")
+            or any("\x00" in key or "\x00" in value for key, value in req.args.items(multi=True))):
         raise BadRequest("A query parameter holds a NUL character.", code="invalid_text")
-    if request.method in {"POST", "PUT", "PATCH", "DELETE"} and request.mimetype in {
-            "application/x-www-form-urlencoded", "multipart/form-data"}:
-        if any("\x00" in key or "\x00" in value for key, value in request.form.items(multi=True)):
+    if req.method in _FORM_METHODS and req.mimetype in _FORM_TYPES:
+        if any("\x00" in key or "\x00" in value for key, value in req.form.items(multi=True)):
             raise BadRequest("A form field holds a NUL character.", code="invalid_text")
+
+
+_FORM_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 
 
 def init_app(app: Flask) -> None:
