@@ -190,10 +190,11 @@ def _run_idempotent(key: str, view: Callable[..., Any], args: tuple, kwargs: dic
     principal = principal_of_request()
     fingerprint = request_fingerprint()
     # The claim travels with the view's first statement (one round trip on PostgreSQL, where
-    # a command's is its game's read); a key held already stops the view there.
-    claim = ahead(session, _statements(session).claim, _claim_values(principal, key, fingerprint),
-                  check=_refuse_held)
+    # a command's is its game's read); a key held already stops the view there (SQLite:
+    # the claim runs at once).
     try:
+        claim = ahead(session, _statements(session).claim, _claim_values(principal, key, fingerprint),
+                      check=_refuse_held)
         return _run_claimed(session, config, principal, key, fingerprint, claim.rows, view, args, kwargs,
                             pending=claim)
     except _KeyHeld:
