@@ -368,8 +368,8 @@ def _answers(sent: list[tuple[Any, _Entry]]) -> None:
             by_entry.setdefault(id(entry), (entry, []))[1].append(cursor)
     for entry, cursors in by_entry.values():
         rows: list = []
-        for cursor in cursors:
-            if cursor.description is not None:
+        if entry.compiled.returns:  # (asking the cursor's ``description`` builds a Column per column)
+            for cursor in cursors:
                 rows += cursor.fetchall()
         entry.rows = Rows(_rows_of(entry.compiled, rows) if rows else [], sum(c.rowcount for c in cursors))
     for entry, _cursors in by_entry.values():
