@@ -416,8 +416,16 @@ def _send_before_next(connection, _cursor, _statement, _params, _context, _many)
 def _driver_begins_again(connection) -> None:
     """psycopg sends the ``BEGIN`` of a transaction again (see :func:`_pipeline`)."""
     pool_entry = connection.connection
-    if pool_entry.info.pop(_OWN_BEGIN, False):
-        pool_entry.dbapi_connection.autocommit = False
+    if pool_entry.info.get(_OWN_BEGIN):
+        _driver_begins(pool_entry.dbapi_connection, pool_entry.info)
+
+
+def _driver_begins(dbapi_connection, info: dict) -> None:
+    """psycopg's autocommit off again, once no transaction is open (a closed or broken
+    connection is left as it is: the pool discards it)."""
+    if not dbapi_connection.closed and dbapi_connection.info.transaction_status == _IDLE:
+        dbapi_connection.autocommit = False
+        info.pop(_OWN_BEGIN, None)
 
 
 @event.listens_for(Engine, "rollback")
@@ -429,5 +437,5 @@ def _drop_on_rollback(connection) -> None:
 def _drop_on_checkin(dbapi_connection, record) -> None:
     if record is not None:
         record.info.pop(_HELD, None)
-        if record.info.pop(_OWN_BEGIN, False) and dbapi_connection is not None:
-            dbapi_connection.autocommit = False
+        if record.info.get(_OWN_BEGIN) and dbapi_connection is not None:
+            _driver_begins(dbapi_connection, record.info)
