@@ -150,10 +150,11 @@ class Pending:
         return self._entry is None or self._entry.rows is not None
 
     def rows(self) -> Any:
-        """The statement's rows; sent now, alone, if nothing took it along yet."""
+        """The statement's rows; sent now, alone, if nothing took it along yet; ``None``
+        if its transaction rolled back before it was sent."""
         if self._entry is None:
             return self._rows
-        if self._entry.rows is None:
+        if self._entry.rows is None and not self._entry.dropped:
             _send(self._connection)
         return self._entry.rows
 
@@ -198,6 +199,7 @@ class _Entry:
     check: Optional[Callable[[Rows], None]] = None
     wanted: bool = False          # its rows are read (by its caller or its check)
     rows: Optional[Rows] = field(default=None)
+    dropped: bool = False         # its transaction rolled back before it was sent
 
 
 _COMPILED: dict[tuple, tuple[Executable, Optional[_Compiled]]] = {}
@@ -208,6 +210,12 @@ _NO_CONSTANT = object()
 
 def _pipelined(dialect) -> bool:
     return dialect.driver == "psycopg"
+
+
+def pipelined(session: Session) -> bool:
+    """Statements of ``session`` can travel together (PostgreSQL's psycopg): one sent
+    :func:`ahead` costs no round trip of its own."""
+    return _pipelined(session.get_bind().dialect)
 
 
 def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
@@ -430,12 +438,17 @@ def _driver_begins(dbapi_connection, info: dict) -> None:
 
 @event.listens_for(Engine, "rollback")
 def _drop_on_rollback(connection) -> None:
-    connection.info.pop(_HELD, None)
+    _dropped(connection.info.pop(_HELD, ()))
+
+
+def _dropped(entries) -> None:
+    for entry in entries:
+        entry.dropped = True
 
 
 @event.listens_for(Pool, "checkin")
 def _drop_on_checkin(dbapi_connection, record) -> None:
     if record is not None:
-        record.info.pop(_HELD, None)
+        _dropped(record.info.pop(_HELD, ()))
         if record.info.get(_OWN_BEGIN) and dbapi_connection is not None:
             _driver_begins(dbapi_connection, record.info)
