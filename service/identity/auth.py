@@ -36,12 +36,14 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional
+from collections import OrderedDict
+from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
     Flask,
+    Response,
     current_app,
     g,
     redirect,
@@ -65,6 +67,7 @@ from service.plumbing.database import config as app_config, new_session, session
 from service.plumbing.db import ApiToken, MailMessage, UsedLink, User, utcnow
 from service.plumbing.rows import hold
 from service.plumbing.errors import Forbidden, InvalidInput, NotFound, ServiceError, Unauthorized
+from service.plumbing.http_errors import error_response
 
 log = logging.getLogger(__name__)
 
@@ -216,8 +219,8 @@ def requester_for_token(session: Session, raw: str,
     """The owner of a live raw token as a plain row, or ``None``; marks the token as used.
 
     One statement on the session's connection: the user joined with the unrevoked token
-    of that hash, so a revoked token is refused by the very query that would find it
-    (nothing is cached across requests). ``last_used_at`` is refreshed at most once a
+    of that hash, so a revoked token is refused by the very query that would find it.
+    ``last_used_at`` is refreshed at most once a
     minute: enough to tell a user which tokens are alive without turning every API read
     into a write. ``touch(token_id, now)`` writes it when due (default: in ``session``,
     flushed).
@@ -225,8 +228,11 @@ def requester_for_token(session: Session, raw: str,
     if not isinstance(raw, str) or not _RAW_TOKEN.match(raw):
         return None
     row = statements.run(session, _token_query(), {"token_hash": _token_hash(raw)}).first()
-    if row is None:
-        return None
+    return None if row is None else _live(session, row, touch)
+
+
+def _live(session: Optional[Session], row: tuple, touch: Optional[Callable[[int, dt.datetime], None]]) -> Requester:
+    """The requester of a token's row, its use marked when due."""
     *fields, token_id, last_used_at = row
     now = utcnow()
     if last_used_at is None or now - last_used_at >= TOKEN_TOUCH_EVERY:
@@ -457,7 +463,71 @@ def _requester_from_bearer(header: str) -> Optional[Requester]:
     scheme, _, raw = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not _RAW_TOKEN.match(raw.strip()):
         return None
-    return requester_for_token(db_session(), raw.strip(), touch=_touch_aside)
+    session, token_hash = db_session(), _token_hash(raw.strip())
+    seen = _SEEN.get(token_hash)
+    if (seen is not None and request.method not in _READING and request.path.startswith(API_PREFIX)
+            and statements.pipelined(session)):
+        # Checked again, with the request's first statement (no round trip of its own on
+        # PostgreSQL): a revoked token stops the request there, or before its COMMIT, or
+        # at the latest before its answer leaves (:func:`_token_checked`).
+        check = statements.ahead(session, _token_query(), {"token_hash": token_hash},
+                                 check=functools.partial(_still_live, token_hash))
+        g.capua_token_check = (check, token_hash)
+        return seen
+    found = requester_for_token(session, raw.strip(), touch=_touch_aside)
+    if found is None:
+        _SEEN.pop(token_hash, None)
+        return None
+    return _remember(token_hash, found)
+
+
+# A token this process found live, by its hash: a change the API is asked for with it
+# (not a read: a revoked token reads as nobody, and a read view may answer without any
+# statement) reads the token's row again, unrevoked, in the same round trip as the
+# request's first statement rather than in one of its own before everything else.  The
+# request goes on as the token's owner meanwhile; what the row says is judged before
+# anything the request wrote commits and before its answer leaves, so a revoked token is
+# refused on the very next request as ever (401), and changes nothing.
+_SEEN: "OrderedDict[str, Requester]" = OrderedDict()
+_MOST_SEEN = 1024
+_READING = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def _remember(token_hash: str, requester: Requester) -> Requester:
+    _SEEN[token_hash] = requester
+    if len(_SEEN) > _MOST_SEEN:
+        try:
+            _SEEN.popitem(last=False)
+        except KeyError:  # (another thread emptied it meanwhile)
+            pass
+    return requester
+
+
+def _still_live(token_hash: str, rows: Any) -> None:
+    """The token's row read again: :class:`Unauthorized` if it is revoked (or gone)."""
+    row = rows.first()
+    if row is None:
+        _SEEN.pop(token_hash, None)
+        raise Unauthorized("This API token is no longer valid.",
+                           headers={"WWW-Authenticate": 'Bearer realm="capua"'})
+    _remember(token_hash, _live(None, row, _touch_aside))
+
+
+def _token_checked(response: Response) -> Response:
+    """The answer of a request whose token was checked with its statements leaves only
+    once the check said the token is live (a request that sent no statement, or rolled
+    back before the check went, reads the row now)."""
+    check = g.pop("capua_token_check", None)
+    if check is None:
+        return response
+    pending, token_hash = check
+    try:
+        if pending.rows() is None:  # rolled back before it was sent
+            with new_session() as side:
+                _still_live(token_hash, statements.run(side, _token_query(), {"token_hash": token_hash}))
+    except Unauthorized as err:
+        return error_response(err)
+    return response
 
 
 def _touch_aside(token_id: int, now: dt.datetime) -> None:
@@ -651,4 +721,5 @@ def init_app(app: Flask) -> None:
     app.before_request(_check_csrf)
     app.jinja_env.globals.update(csrf_input=csrf_input, current_user=current_user)
     requester.register(app, current_requester)
+    app.after_request(_token_checked)
     app.register_blueprint(bp)

@@ -24,7 +24,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from sqlalchemy import Integer, String, and_, bindparam, func, or_, select, tuple_, update
+from sqlalchemy import JSON, Integer, String, and_, bindparam, func, literal_column, or_, select, tuple_, update
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -500,7 +500,7 @@ class _OpenDecisionStatements:
     gone: Any      # DELETE the game's rows but those ``keep`` names, by (decision id, seat)
     all_gone: Any  # DELETE every row of the game
     upsert: Any    # INSERT one row, or move a kept row's version; RETURNING what it holds
-    arrays: bool   # ``gone`` takes the kept pairs as two arrays (PostgreSQL), else a list
+    arrays: bool   # ``gone`` takes the kept pairs as two arrays (PostgreSQL), else a JSON list
 
 
 @functools.lru_cache(maxsize=None)
@@ -517,7 +517,11 @@ def _open_decision_statements(dialect: str) -> _OpenDecisionStatements:
         kept = select(func.unnest(bindparam("keep_ids", type_=postgresql.ARRAY(String))),
                       func.unnest(bindparam("keep_seats", type_=postgresql.ARRAY(Integer))))
     else:
-        kept = bindparam("keep", expanding=True)
+        # the kept pairs as one JSON array of pairs, for the same reason (and so the
+        # statement runs on the driver: :mod:`service.plumbing.statements`)
+        pair = literal_column("value")
+        kept = (select(func.json_extract(pair, "$[0]"), func.json_extract(pair, "$[1]"))
+                .select_from(func.json_each(bindparam("keep", type_=JSON))))
     return _OpenDecisionStatements(
         gone=table.delete().where(mine, tuple_(table.c.decision_id, table.c.seat).not_in(kept)),
         all_gone=table.delete().where(mine),
@@ -570,7 +574,7 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
         defer(session, statements.gone, {"game_id": game.id, "keep_ids": [d for d, _ in wanted],
                                          "keep_seats": [s for _, s in wanted]})
     else:
-        defer(session, statements.gone, {"game_id": game.id, "keep": list(wanted)})
+        defer(session, statements.gone, {"game_id": game.id, "keep": [list(pair) for pair in wanted]})
     policy = game_clock.policy_for(session, game)
     holders = {seat: by_seat[seat].user_id if seat in by_seat else None for _id, seat in wanted}
     users = get_rows(session, User, [u for u in holders.values() if u is not None])

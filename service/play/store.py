@@ -127,8 +127,8 @@ def append(
     whose other changes (status, outcome, ``bots_due_at``...) the same ``UPDATE`` writes.
     Raises :class:`LostRace` if another writer got there first
     (the version moved, or a ``(game_id, seq)`` already exists: on PostgreSQL, where the
-    events are held for the next statement, that one is raised by the transaction's next
-    statement or its commit); after a unique
+    events (and a plain row's version ``UPDATE``) are held for the next statement, that
+    one is raised by the transaction's next statement or before its commit); after a unique
     violation the database has aborted the transaction, so the caller must roll back.
     Never commits.
     """
@@ -147,13 +147,16 @@ def append(
     now = utcnow()
     params = {"game_id": game.id, "expected_version": expected_version, "new_version": new_version, "now": now}
     changes = {} if isinstance(game, Game) else game.changes()
-    # On the session's connection (flushed above), answered at once: its row count decides the race.
-    result = session.connection().execute(_move_game(tuple(changes)), {**params, **changes})
-    if result.rowcount != 1:
-        raise LostRace(
-            "someone else changed this game first; reload it and try again",
-            details={"game_id": game.id, "expected_version": expected_version},
-        )
+    moved = functools.partial(_moved, game.id, expected_version)
+    if isinstance(game, Game):
+        # On the session's connection (flushed above), answered at once: its row count
+        # decides the race, and a caller holding the ORM's game may go on after losing it.
+        moved(session.connection().execute(_move_game(()), params))
+    else:
+        # A command's plain row (at_hand): held like the events, its row count checked when
+        # it comes back, with the open decisions' upsert (one round trip on PostgreSQL) or
+        # before the COMMIT; a lost race is raised from there, and the caller rolls back.
+        defer(session, _move_game(tuple(changes)), {**params, **changes}, check=moved)
     if isinstance(game, Game):
         set_committed_value(game, "version", new_version)
         set_committed_value(game, "updated_at", now)
@@ -190,6 +193,13 @@ def append(
         if snapshot_every > 0 and new_version // snapshot_every > expected_version // snapshot_every:
             write_snapshot(session, game, new_version, state, rules=rules)
     return appended
+
+
+def _moved(game_id: str, expected_version: int, result: Any) -> None:
+    """The version's ``UPDATE`` moved no row: another writer got there first."""
+    if result.rowcount != 1:
+        raise LostRace("someone else changed this game first; reload it and try again",
+                       details={"game_id": game_id, "expected_version": expected_version})
 
 
 def _events_lost(game_id: str, expected_version: int, error: Exception) -> Exception:

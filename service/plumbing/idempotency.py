@@ -8,9 +8,12 @@ principal (the signed-in user, else the client address):
 1. an unexpired stored answer for the key is replayed (``Idempotent-Replayed: true``),
    or refused with 422 ``idempotency_key_reused`` if it answered a different request
    (method, path, query, ``If-Match`` and the body's JSON meaning are fingerprinted);
-2. otherwise the key is *claimed* by inserting its row before the view runs, in one
-   statement (``INSERT ... ON CONFLICT DO NOTHING RETURNING id``): a new key costs
-   that statement and the answer's ``UPDATE``, nothing else.  A concurrent duplicate's
+2. otherwise the key is *claimed* by inserting its row before the view's first
+   statement, in one statement (``INSERT ... ON CONFLICT DO NOTHING RETURNING id``)
+   sent ahead of it (:func:`~service.plumbing.statements.ahead`: on PostgreSQL in the
+   same round trip; a key found held stops the view at that statement, before anything
+   else is sent): a new key costs that statement and the answer's ``UPDATE``, nothing
+   else.  A concurrent duplicate's
    insert waits on the unique ``(principal, key)`` index (PostgreSQL) or on the write
    lock (SQLite) until the first transaction ends; if the first committed, the
    duplicate inserts nothing, reads the stored answer and replays it; so it never runs
@@ -47,7 +50,7 @@ from service.plumbing.database import config as current_config, session as curre
 from service.plumbing.db import IdempotencyKey, utcnow
 from service.plumbing.errors import Conflict, InvalidInput, LostRace, ServiceError
 from service.plumbing.json_input import read_request_json
-from service.plumbing.statements import defer, dialect_insert, run
+from service.plumbing.statements import ahead, defer, dialect_insert, run
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -186,6 +189,16 @@ def _run_idempotent(key: str, view: Callable[..., Any], args: tuple, kwargs: dic
     config = current_config()
     principal = principal_of_request()
     fingerprint = request_fingerprint()
+    # The claim travels with the view's first statement (one round trip on PostgreSQL, where
+    # a command's is its game's read); a key held already stops the view there (SQLite:
+    # the claim runs at once).
+    try:
+        claim = ahead(session, _statements(session).claim, _claim_values(principal, key, fingerprint),
+                      check=_refuse_held)
+        return _run_claimed(session, config, principal, key, fingerprint, claim.rows, view, args, kwargs,
+                            pending=claim)
+    except _KeyHeld:
+        _rollback(session)
     claim_id: Optional[int] = None
     for _attempt in range(_CLAIM_ATTEMPTS):
         claim_id = _claim(session, principal, key, fingerprint)
@@ -201,14 +214,30 @@ def _run_idempotent(key: str, view: Callable[..., Any], args: tuple, kwargs: dic
             IdempotencyKey.created_at < _cutoff(config, None)))
     if claim_id is None:
         raise IdempotencyKeyInUse(f"Another request with this {HEADER} is still running; retry shortly.")
+    claimed = functools.partial(_Claimed, claim_id)
+    return _run_claimed(session, config, principal, key, fingerprint, claimed, view, args, kwargs)
+
+
+def _run_claimed(session: Session, config: Config, principal: str, key: str, fingerprint: str,
+                 claim: Callable[[], Any], view: Callable[..., Any], args: tuple, kwargs: dict, *,
+                 pending: Any = None) -> Any:
+    """Run the view under the claim whose answer ``claim()`` gives, and commit its success
+    with its answer; :class:`_KeyHeld` if the claim found the key held."""
     try:
         response = current_app.make_response(view(*args, **kwargs))
-    except BaseException:
+    except _KeyHeld:
+        raise
+    except BaseException as error:
+        if pending is not None and not pending.sent and isinstance(error, Exception):
+            _rollback_unless_held(session, claim)
         _rollback(session)
         raise
     if not _is_success(response):
+        if pending is not None and not pending.sent:
+            _rollback_unless_held(session, claim)  # a refusal before any statement: the key decides first
         _rollback(session)
         return response
+    claim_id = claim().scalar()
     defer(session, _statements(session).answer, {
         "claim_id": claim_id, "status_code": response.status_code, "response_body": response.get_data(as_text=True),
         "response_headers": {h: response.headers[h] for h in REPLAYED_HEADERS if h in response.headers}})
@@ -224,11 +253,43 @@ def _run_idempotent(key: str, view: Callable[..., Any], args: tuple, kwargs: dic
     return response
 
 
+def _rollback_unless_held(session: Session, claim: Callable[[], Any]) -> None:
+    """Send the claim the view never took along; :class:`_KeyHeld` (rolled back) if held."""
+    try:
+        claim()
+    except _KeyHeld:
+        _rollback(session)
+        raise
+
+
+class _KeyHeld(Exception):
+    """The claim found the key held: the request is answered by the stored answer (or
+    claimed again once an expired row is freed), not by the view."""
+
+
+def _refuse_held(rows: Any) -> None:
+    if rows.scalar() is None:
+        raise _KeyHeld()
+
+
+@dataclass(frozen=True)
+class _Claimed:
+    """A claim made at once, in the shape of a sent claim's rows."""
+
+    claim_id: int
+
+    def scalar(self) -> int:
+        return self.claim_id
+
+
+def _claim_values(principal: str, key: str, fingerprint: str) -> dict[str, Any]:
+    return {"principal": principal, "key": key, "request_hash": fingerprint, "status_code": 0, "response_body": "",
+            "response_headers": {}, "created_at": utcnow()}
+
+
 def _claim(session: Session, principal: str, key: str, fingerprint: str) -> Optional[int]:
     """Insert the key's row unless one holds it already: its id, or ``None``. One statement."""
-    return run(session, _statements(session).claim, {
-        "principal": principal, "key": key, "request_hash": fingerprint, "status_code": 0, "response_body": "",
-        "response_headers": {}, "created_at": utcnow()}).scalar()
+    return run(session, _statements(session).claim, _claim_values(principal, key, fingerprint)).scalar()
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,25 @@
-"""Statements built once and run many times, and writes held for the commit.
+"""Statements built once and run on the driver, and writes held for the commit.
 
 Building a SQLAlchemy statement and computing its cache key cost more than running a
 small one; on a command's path, where a handful of statements run per request, that
 building was most of the CPU the database work took.  The hot paths build their
-statements once per dialect (the values travel as ``bindparam``), and this module holds
-what they share.
+statements once per dialect (the values travel as ``bindparam``), and this module runs
+them: compiled once per statement and set of parameters (:class:`_Compiled`), then sent
+on the driver's cursor with SQLAlchemy's bind and result processors applied here, so
+that SQLAlchemy's execution (its compiled cache's lookups, an execution context, a
+result's setup per statement, ~a quarter of a command's CPU) is not paid per statement.
+Every statement is still seen by SQLAlchemy's ``before_cursor_execute`` listeners (the
+statement counts of the tests), and a driver's error is raised as SQLAlchemy's
+``DBAPIError`` as ever.  A statement this module cannot run so (a Python default to
+compute, an expanding parameter) runs through SQLAlchemy.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
-from sqlalchemy import CursorResult, Executable, event
+from sqlalchemy import Executable, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import Pool
@@ -20,15 +27,16 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+Params = Optional[Union[dict[str, Any], list[dict[str, Any]]]]
+
 
 def dialect_insert(dialect: str) -> Callable:
     """The ``insert`` with ``ON CONFLICT`` of ``dialect`` (``"postgresql"``, else SQLite's)."""
     return pg_insert if dialect == "postgresql" else sqlite_insert
 
 
-def run(session: Session, statement: Executable,
-        params: Optional[Union[dict[str, Any], list[dict[str, Any]]]] = None) -> Any:
-    """Run a Core statement in ``session``'s transaction, on its connection.
+def run(session: Session, statement: Executable, params: Params = None) -> Any:
+    """Run a Core statement in ``session``'s transaction, on its connection; its rows.
 
     ``session.execute`` would run the same statement on the same connection, after asking
     the ORM whether the statement concerns it and which engine it binds to: on a small
@@ -36,21 +44,28 @@ def run(session: Session, statement: Executable,
     statement).  Only for Core statements: nothing is autoflushed first, so a caller
     that needs the session's pending rows written says ``session.flush()`` itself.
 
-    On PostgreSQL, when writes are held for the commit (:func:`defer`), they travel with
-    this statement in one round trip, and its rows come back as plain tuples (with
-    SQLAlchemy's result processing) in a :class:`Rows`.
+    The rows come back as plain tuples (SQLAlchemy's result processing applied) in a
+    :class:`Rows`.  On PostgreSQL, what is held for the transaction (:func:`defer`,
+    :func:`ahead`) travels with this statement in one round trip, and so does the
+    transaction's ``BEGIN`` when this is its first statement.
     """
     connection = session.connection()
-    if params and _DEFERRED in connection.info:
+    if params:
         compiled = _compiled(connection.dialect, statement, params)
         if compiled is not None:
-            return _send(connection, then=(compiled, params))
+            entry = _Entry(compiled, params, wanted=True)
+            if _pipelined(connection.dialect):
+                _send(connection, then=entry)
+            else:
+                _execute_now(connection, entry)
+            return entry.rows
     return connection.execute(statement, params)
 
 
 class Rows:
-    """The rows of a statement :func:`run` sent in a pipeline: what its callers use of a
-    ``CursorResult``."""
+    """The rows of a statement run here: what its callers use of a ``CursorResult``."""
+
+    __slots__ = ("_rows", "rowcount")
 
     def __init__(self, rows: list[tuple], rowcount: int) -> None:
         self._rows = rows
@@ -69,7 +84,7 @@ class Rows:
         return self._rows[0][0] if self._rows else None
 
 
-# --- Statements that travel with the commit -------------------------------------------
+# --- Statements that travel with the next one ------------------------------------------
 #
 # On PostgreSQL every statement is a round trip to the server, and on a busy machine a
 # round trip costs more than the statement: the request's thread sends, the server's
@@ -78,16 +93,20 @@ class Rows:
 # Most writes of a command are read by nobody before the commit (its events, the DELETE
 # of decisions no longer open, the notification rows, the idempotency answer), so
 # :func:`defer` holds them: they are sent, through psycopg's pipeline, in the same round
-# trip as the next statement that :func:`run` sends (the open decisions' upsert) or as
-# the COMMIT.  Elsewhere (SQLite, where a statement is a function call) they run at once.
+# trip as the next statement that :func:`run` sends or as the COMMIT.  A write whose
+# answer decides something (the version's ``UPDATE``: did the race go our way?) is held
+# with a ``check`` of its answer, run when the answer comes back.  A statement whose
+# answer is wanted, but not at once (the idempotency key's claim, before the view reads
+# its game), is sent ahead (:func:`ahead`) the same way.  Elsewhere (SQLite, where a
+# statement is a function call) they run at once.
 
-#: ``Connection.info`` key of the statements held for the commit.
-_DEFERRED = "capua.deferred"
+#: ``Connection.info`` key of the statements held for the transaction's next round trip.
+_HELD = "capua.held"
 
 
-def defer(session: Session, statement: Executable,
-          params: Optional[Union[dict[str, Any], list[dict[str, Any]]]] = None, *,
-          on_error: Optional[Callable[[DBAPIError], BaseException]] = None) -> None:
+def defer(session: Session, statement: Executable, params: Params = None, *,
+          on_error: Optional[Callable[[DBAPIError], BaseException]] = None,
+          check: Optional[Callable[["Rows"], None]] = None) -> None:
     """Run the Core ``statement`` in ``session``'s transaction no later than its commit.
 
     For writes whose result nobody reads: on PostgreSQL it is held and sent with the
@@ -97,88 +116,240 @@ def defer(session: Session, statement: Executable,
     computes at execution (a Python-side column default not given), it runs now.  A
     failure surfaces with that next statement or at the commit, as SQLAlchemy's error
     (or what ``on_error`` makes of it), and the transaction rolls back as any failed
-    statement makes it.
+    statement makes it.  ``check(rows)``, if given, judges the statement's answer when it
+    comes back (raising what it finds wrong, from the statement that sent it); a held
+    write with a check is sent before the COMMIT, never with it, so what it refuses is
+    never committed.
     """
     connection = session.connection()
     compiled = _compiled(connection.dialect, statement, params) if params else None
-    if compiled is None:
+    if compiled is None or not _pipelined(connection.dialect):
         try:
-            run(session, statement, params)
+            rows = run(session, statement, params)
         except DBAPIError as error:
             if on_error is None:
                 raise
             raise on_error(error) from error
+        if check is not None:
+            check(rows)
         return
-    connection.info.setdefault(_DEFERRED, []).append((compiled, params, on_error))
+    connection.info.setdefault(_HELD, []).append(_Entry(compiled, params, on_error, check, wanted=check is not None))
+
+
+class Pending:
+    """The answer of a statement sent :func:`ahead`."""
+
+    __slots__ = ("_connection", "_entry", "_rows")
+
+    def __init__(self, connection: Any, entry: Optional["_Entry"], rows: Any = None) -> None:
+        self._connection, self._entry, self._rows = connection, entry, rows
+
+    @property
+    def sent(self) -> bool:
+        """Its answer is here (it travelled with another statement, or ran at once)."""
+        return self._entry is None or self._entry.rows is not None
+
+    def rows(self) -> Any:
+        """The statement's rows; sent now, alone, if nothing took it along yet; ``None``
+        if its transaction rolled back before it was sent."""
+        if self._entry is None:
+            return self._rows
+        if self._entry.rows is None and not self._entry.dropped:
+            _send(self._connection)
+        return self._entry.rows
+
+
+def ahead(session: Session, statement: Executable, params: Params = None, *,
+          check: Optional[Callable[["Rows"], None]] = None) -> Pending:
+    """Send the Core ``statement`` with the transaction's next round trip: its
+    :class:`Pending` answer.
+
+    For a statement whose answer is needed soon but not at once: on PostgreSQL it travels
+    with the next statement :func:`run` sends (no round trip of its own), or alone when
+    its answer is asked for first; elsewhere it runs now.  ``check(rows)`` judges the
+    answer as soon as it comes back, raising what it finds wrong from the statement that
+    sent it (before that statement's caller goes on with its own answer).
+    """
+    connection = session.connection()
+    compiled = _compiled(connection.dialect, statement, params) if params else None
+    if compiled is None or not _pipelined(connection.dialect):
+        rows = run(session, statement, params)
+        if check is not None:
+            check(rows)
+        return Pending(connection, None, rows)
+    entry = _Entry(compiled, params, None, check, wanted=True)
+    connection.info.setdefault(_HELD, []).append(entry)
+    return Pending(connection, entry)
 
 
 @dataclass(frozen=True)
 class _Compiled:
     sql: str
-    binds: tuple[tuple[str, str, Optional[Callable]], ...]  # (name in the SQL, key of the value, processor)
+    binds: tuple[tuple[str, Optional[Callable], Any], ...]  # (key of the value, processor, constant)
+    named: tuple[str, ...]                                  # the names in the SQL; () if positional
     results: tuple[Optional[Callable], ...]                 # each column's result processor
+    returns: bool                                           # it has rows to fetch
+
+
+@dataclass
+class _Entry:
+    compiled: _Compiled
+    params: Any
+    on_error: Optional[Callable[[DBAPIError], BaseException]] = None
+    check: Optional[Callable[[Rows], None]] = None
+    wanted: bool = False          # its rows are read (by its caller or its check)
+    rows: Optional[Rows] = field(default=None)
+    dropped: bool = False         # its transaction rolled back before it was sent
 
 
 _COMPILED: dict[tuple, tuple[Executable, Optional[_Compiled]]] = {}
 _MOST_COMPILED = 256
+#: A bind parameter's value given in the statement itself, not in the parameters.
+_NO_CONSTANT = object()
+
+
+def _pipelined(dialect) -> bool:
+    return dialect.driver == "psycopg"
+
+
+def pipelined(session: Session) -> bool:
+    """Statements of ``session`` can travel together (PostgreSQL's psycopg): one sent
+    :func:`ahead` costs no round trip of its own."""
+    return _pipelined(session.get_bind().dialect)
 
 
 def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
-    """``statement`` compiled once for PostgreSQL with the columns of ``params``; ``None``
-    for another database or driver (the pipeline is psycopg's), or where SQLAlchemy
-    computes something at execution (a Python default not given, an expanding
-    parameter): those run as ever."""
-    if dialect.name != "postgresql" or dialect.driver != "psycopg":
+    """``statement`` compiled once for ``dialect`` with the columns of ``params``; ``None``
+    for a driver other than psycopg's and SQLite's, or where SQLAlchemy computes
+    something at execution (a Python default not given, an expanding parameter): those
+    run as ever."""
+    if dialect.driver not in ("psycopg", "pysqlite"):
         return None
     keys = tuple(params[0] if isinstance(params, list) else params)
-    cache_key = (id(statement), keys)
-    if cache_key in _COMPILED:
-        return _COMPILED[cache_key][1]
+    cache_key = (id(statement), dialect.name, keys)
+    found = _COMPILED.get(cache_key)
+    if found is not None:
+        return found[1]
     compiled = statement.compile(dialect=dialect, column_keys=list(keys))
-    found: Optional[_Compiled] = None
-    if not (compiled.insert_prefetch or compiled.update_prefetch or compiled.positional
-            or compiled.post_compile_params or compiled.literal_execute_params):
+    made: Optional[_Compiled] = None
+    if not (compiled.insert_prefetch or compiled.update_prefetch or compiled.post_compile_params
+            or compiled.literal_execute_params or compiled.escaped_bind_names):
         processors = compiled._bind_processors
-        escaped = compiled.escaped_bind_names or {}
-        binds = tuple((escaped.get(bind.key, bind.key), bind.key, processors.get(bind.key))
-                      for bind in compiled.binds.values())
-        results = tuple(column[3]._cached_result_processor(dialect, None) for column in compiled._result_columns)
-        if all(key in keys for _, key, _ in binds):
-            found = _Compiled(compiled.string, binds, results)
+        names = compiled.positiontup if compiled.positional else list(compiled.binds)
+        binds, usable = [], True
+        for name in names:
+            bind = compiled.binds[name]
+            if bind.key in keys:
+                constant = _NO_CONSTANT
+            elif not bind.required and bind.callable is None:
+                constant = bind.value  # (a literal of the statement: ``status == "mailed"``)
+            else:
+                usable = False
+                break
+            binds.append((bind.key, processors.get(bind.key), constant))
+        if usable:
+            results = tuple(column[3]._cached_result_processor(dialect, None) for column in compiled._result_columns)
+            made = _Compiled(compiled.string, tuple(binds), () if compiled.positional else tuple(names), results,
+                             bool(compiled._result_columns))
     if len(_COMPILED) >= _MOST_COMPILED:  # the hot paths' statements are built once; a
         _COMPILED.clear()                 # caller building its own each time is bounded
-    _COMPILED[cache_key] = (statement, found)  # the statement kept alive: its id stays its own
-    return found
+    _COMPILED[cache_key] = (statement, made)  # the statement kept alive: its id stays its own
+    return made
 
 
-def _values(compiled: _Compiled, row: dict[str, Any]) -> dict[str, Any]:
-    return {name: (process(row[key]) if process else row[key]) for name, key, process in compiled.binds}
+def _values(compiled: _Compiled, row: dict[str, Any]) -> Union[dict[str, Any], tuple]:
+    """The driver's parameters of one row: by name (psycopg), else in order (SQLite's ``?``)."""
+    values = [(process(value) if process else value)
+              for key, process, constant in compiled.binds
+              for value in ((row[key] if constant is _NO_CONSTANT else constant),)]
+    if compiled.named:
+        return dict(zip(compiled.named, values))
+    return tuple(values)
 
 
-def _send(connection, *, commit: bool = False, then: Optional[tuple[_Compiled, Any]] = None) -> Optional[Rows]:
-    """Send what :func:`defer` held on ``connection``, then the statement ``then`` (its
-    compiled form and parameters) and the COMMIT if ``commit``, in one round trip
-    (psycopg's pipeline; each row of an executemany as a statement of its own, so
-    nothing waits on the way); the rows of ``then``."""
-    held = connection.info.pop(_DEFERRED, [])
-    if not held and then is None:
-        return None
+def _rows_of(compiled: _Compiled, fetched: list) -> list[tuple]:
+    processors = compiled.results
+    if not any(processors):
+        return [tuple(row) for row in fetched]
+    return [tuple(p(v) if p else v for p, v in zip(processors, row)) for row in fetched]
+
+
+def _execute_now(connection, entry: _Entry) -> None:
+    """Run ``entry`` on the driver's cursor (SQLite: a function call, nothing to hold)."""
+    compiled, params = entry.compiled, entry.params
+    many = isinstance(params, list)
+    # seen like any other statement (the statement counts of the tests; held writes first)
+    connection.dispatch.before_cursor_execute(connection, None, compiled.sql, params, None, many)
     dbapi = connection.connection.dbapi_connection
+    cursor = dbapi.cursor()
+    try:
+        rows: list[tuple] = []
+        rowcount = 0
+        if many and not compiled.returns:
+            cursor.executemany(compiled.sql, [_values(compiled, row) for row in params])
+            rowcount = cursor.rowcount
+        else:
+            for row in (params if many else [params]):
+                cursor.execute(compiled.sql, _values(compiled, row))
+                if compiled.returns:
+                    rows += cursor.fetchall()
+                rowcount += max(cursor.rowcount, 0)
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise DBAPIError.instance(compiled.sql, params, error, connection.dialect.loaded_dbapi.Error) from error
+    finally:
+        cursor.close()
+    entry.rows = Rows(_rows_of(compiled, rows) if rows else [], rowcount)
+
+
+def _send(connection, *, commit: bool = False, then: Optional[_Entry] = None) -> None:
+    """Send what is held on ``connection``, then the statement ``then`` and the COMMIT if
+    ``commit``, in one round trip (psycopg's pipeline); a held write with a check goes in
+    a round trip before the COMMIT's."""
+    held = connection.info.pop(_HELD, [])
+    if then is not None:
+        held.append(then)
+    if commit and any(entry.check for entry in held):
+        _pipeline(connection, held, commit=False)
+        held = []
+    if held or commit:
+        _pipeline(connection, held, commit=commit)
+
+
+#: ``ConnectionPoolEntry.info`` key: this module turned psycopg's autocommit on to send
+#: the transaction's ``BEGIN`` itself (turned off again before the next transaction).
+_OWN_BEGIN = "capua.own_begin"
+
+
+def _pipeline(connection, entries: list[_Entry], *, commit: bool) -> None:
+    """``entries`` (and the COMMIT) in one round trip: each row of an executemany as a
+    statement of its own, so nothing waits on the way; then each entry's rows and check.
+
+    psycopg starts a transaction by sending its ``BEGIN`` and waiting for the answer, even
+    in a pipeline: a round trip of its own, every transaction.  So when the transaction
+    has not begun on the server yet, its ``BEGIN`` is sent here, first in the pipeline,
+    with psycopg's autocommit on (it then sends no ``BEGIN`` of its own; its ``commit``
+    and ``rollback`` still end the transaction, which the server holds open); autocommit
+    is off again when the next transaction begins (:func:`_driver_begins_again`)."""
+    pool_entry = connection.connection
+    dbapi = pool_entry.dbapi_connection
     dbapi_error = connection.dialect.loaded_dbapi.Error
-    sent: list[tuple[Any, tuple]] = []  # (cursor, what was held), in order
-    cursors: list = []
+    begin = not dbapi.autocommit and dbapi.info.transaction_status == _IDLE
+    if begin:
+        dbapi.autocommit = True
+        pool_entry.info[_OWN_BEGIN] = True
+    sent: list[tuple[Any, _Entry]] = []  # (cursor, entry), in order
     try:
         with dbapi.pipeline():
-            for entry in held + ([(*then, None)] if then else []):
-                compiled, params, _ = entry
+            if begin:
+                dbapi.cursor().execute("BEGIN")
+            for entry in entries:
+                compiled, params = entry.compiled, entry.params
                 many = isinstance(params, list)
                 # seen like any other statement (the statement counts of the tests)
                 connection.dispatch.before_cursor_execute(connection, None, compiled.sql, params, None, many)
-                cursors = []
                 for row in (params if many else [params]):
                     cursor = dbapi.cursor()
                     cursor.execute(compiled.sql, _values(compiled, row))
-                    cursors.append(cursor)
                     sent.append((cursor, entry))
             if commit:
                 # as a statement of the pipeline: psycopg's ``commit()`` would add a
@@ -187,19 +358,38 @@ def _send(connection, *, commit: bool = False, then: Optional[tuple[_Compiled, A
                 dbapi.cursor().execute("COMMIT")
     except dbapi_error as error:
         # the statement that failed: the first without a result (those after it were
-        # skipped by the server)
-        failed = next((entry for cursor, entry in sent if cursor.pgresult is None), (None, None, None))
-        compiled, params, on_error = failed
-        wrapped = DBAPIError.instance(compiled.sql if compiled else None, params, error, dbapi_error)
-        raise (on_error(wrapped) if on_error else wrapped) from error
-    if then is None:
-        return None
-    processors = then[0].results
-    rows = []
-    for cursor in cursors:
-        if cursor.description is not None:
-            rows += [tuple(p(v) if p else v for p, v in zip(processors, row)) for row in cursor.fetchall()]
-    return Rows(rows, sum(cursor.rowcount for cursor in cursors))
+        # skipped by the server); what came back before it is judged first
+        failed = next((entry for cursor, entry in sent if cursor.pgresult is None), None)
+        answered = [(cursor, entry) for cursor, entry in sent if cursor.pgresult is not None and entry is not failed]
+        _answers(answered)
+        wrapped = DBAPIError.instance(failed.compiled.sql if failed else None, failed.params if failed else None,
+                                      error, dbapi_error)
+        raise (failed.on_error(wrapped) if failed and failed.on_error else wrapped) from error
+    _answers(sent)
+
+
+def _answers(sent: list[tuple[Any, _Entry]]) -> None:
+    """Give each wanted entry its rows, then run the checks, in the order sent."""
+    by_entry: dict[int, tuple[_Entry, list]] = {}
+    for cursor, entry in sent:
+        if entry.wanted:
+            by_entry.setdefault(id(entry), (entry, []))[1].append(cursor)
+    for entry, cursors in by_entry.values():
+        rows: list = []
+        if entry.compiled.returns:  # (asking the cursor's ``description`` builds a Column per column)
+            for cursor in cursors:
+                rows += cursor.fetchall()
+        entry.rows = Rows(_rows_of(entry.compiled, rows) if rows else [], sum(c.rowcount for c in cursors))
+    for entry, _cursors in by_entry.values():
+        if entry.check is not None:
+            entry.check(entry.rows)
+
+
+try:  # the driver's "no transaction open" (psycopg is optional: SQLite needs none)
+    from psycopg.pq import TransactionStatus as _Status
+    _IDLE = _Status.IDLE
+except ImportError:  # pragma: no cover
+    _IDLE = 0
 
 
 @event.listens_for(Session, "before_commit")
@@ -210,7 +400,8 @@ def _send_with_commit(session: Session) -> None:
     if held:
         session.flush()  # (a statement it writes sends the held ones before it)
     for connection in held:
-        _send(connection, commit=True)
+        if connection.info.get(_HELD):
+            _send(connection, commit=True)
 
 
 def _held_on(session: Session) -> list:
@@ -219,22 +410,45 @@ def _held_on(session: Session) -> list:
         return []
     # (the transaction lists each connection under its engine too)
     return list({id(conn): conn for conn, *_ in transaction._connections.values()
-                 if conn.info.get(_DEFERRED)}.values())
+                 if conn.info.get(_HELD)}.values())
 
 
 @event.listens_for(Engine, "before_cursor_execute")
 def _send_before_next(connection, _cursor, _statement, _params, _context, _many) -> None:
     """A statement after held ones: they go first, in order."""
-    if _DEFERRED in connection.info:
+    if _HELD in connection.info:
         _send(connection)
+
+
+@event.listens_for(Engine, "begin")
+def _driver_begins_again(connection) -> None:
+    """psycopg sends the ``BEGIN`` of a transaction again (see :func:`_pipeline`)."""
+    pool_entry = connection.connection
+    if pool_entry.info.get(_OWN_BEGIN):
+        _driver_begins(pool_entry.dbapi_connection, pool_entry.info)
+
+
+def _driver_begins(dbapi_connection, info: dict) -> None:
+    """psycopg's autocommit off again, once no transaction is open (a closed or broken
+    connection is left as it is: the pool discards it)."""
+    if not dbapi_connection.closed and dbapi_connection.info.transaction_status == _IDLE:
+        dbapi_connection.autocommit = False
+        info.pop(_OWN_BEGIN, None)
 
 
 @event.listens_for(Engine, "rollback")
 def _drop_on_rollback(connection) -> None:
-    connection.info.pop(_DEFERRED, None)
+    _dropped(connection.info.pop(_HELD, ()))
+
+
+def _dropped(entries) -> None:
+    for entry in entries:
+        entry.dropped = True
 
 
 @event.listens_for(Pool, "checkin")
-def _drop_on_checkin(_dbapi_connection, record) -> None:
+def _drop_on_checkin(dbapi_connection, record) -> None:
     if record is not None:
-        record.info.pop(_DEFERRED, None)
+        _dropped(record.info.pop(_HELD, ()))
+        if record.info.get(_OWN_BEGIN) and dbapi_connection is not None:
+            _driver_begins(dbapi_connection, record.info)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import gc
 
 import pytest
+from sqlalchemy import func, select
 
 from engine.core.types import Event
 from service.play import absence, at_hand, store
-from service.plumbing.db import Game, GameClock, GameNotificationPreference, NotificationPreference, Seat, User
+from service.plumbing.db import Game, GameClock, GameNotificationPreference, NotificationPreference, Seat, StoredEvent, User
 from service.plumbing.errors import LostRace
 from service.plumbing.rows import get_row, get_rows, hold, hold_plain, plain_row
 from tests.api.statement_counter import StatementCounter
@@ -130,8 +131,13 @@ def test_a_commands_game_is_written_by_the_version_update_and_its_seat_by_one_st
     again = session.get(Game, game.id)
     assert (again.version, again.status, again.outcome) == (1, "finished", {"winners": [0]})
     assert session.get(Seat, seat.id).missed_deadlines == 0
-    # A stale plain row loses the race, whatever else it would write.
+    # A stale plain row loses the race, whatever else it would write (on PostgreSQL its
+    # version's UPDATE is held, and the race judged, with the next statement or before the
+    # COMMIT), and nothing of it is committed.
     stale = at_hand.load(session, game.id).game
     stale.version, stale.bots_due_at = 0, again.updated_at
     with pytest.raises(LostRace):
         store.append(session, stale, [Event("Waved", {"seat": 0})], 0, ann)
+        session.commit()
+    session.rollback()
+    assert session.scalar(select(func.count()).select_from(StoredEvent)) == 1

@@ -1,5 +1,6 @@
-"""``service.plumbing.statements``: writes held for the commit keep their order, their
-transaction and their errors."""
+"""``service.plumbing.statements``: statements run on the driver read back what SQLAlchemy
+would; writes held for the commit, and statements sent ahead, keep their order, their
+transaction and their errors; the ``BEGIN`` sent in the pipeline opens a real transaction."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 
 from service.plumbing.db import IdempotencyKey, utcnow
-from service.plumbing.statements import defer, run
+from service.plumbing.statements import ahead, defer, run
 from tests.api.statement_counter import StatementCounter
 
 _KEYS = IdempotencyKey.__table__
@@ -72,3 +73,69 @@ def test_a_held_write_that_fails_raises_what_its_caller_makes_of_it(session):
         session.commit()
     session.rollback()
     assert _count(session) == 1
+
+
+def test_a_read_on_the_driver_gives_what_sqlalchemy_gives(session):
+    defer(session, _INSERT, [_key("a"), _key("b")])
+    query = (select(_KEYS.c.key, _KEYS.c.response_headers, _KEYS.c.created_at)
+             .where(_KEYS.c.principal == bindparam("principal"), _KEYS.c.status_code == 0)  # (a literal too)
+             .order_by(_KEYS.c.key))
+    on_driver = run(session, query, {"principal": "user:1"}).all()
+    assert on_driver == [tuple(row) for row in session.execute(query, {"principal": "user:1"})]
+    assert [row[:2] for row in on_driver] == [("a", {}), ("b", {})]
+    assert all(row[2].tzinfo is not None for row in on_driver)
+
+
+def test_the_first_statement_opens_a_transaction_that_rolls_back(session, session_factory):
+    run(session, _INSERT.returning(_KEYS.c.id), _key("a"))
+    with session_factory() as other:  # not committed: nobody else sees it
+        assert _count(other) == 0
+    session.rollback()
+    assert _count(session) == 0
+    # the next transaction on the same connection, begun through SQLAlchemy, is one too
+    session.execute(_INSERT, _key("b"))
+    session.rollback()
+    assert _count(session) == 0
+    run(session, _INSERT.returning(_KEYS.c.id), _key("c"))
+    session.commit()
+    with session_factory() as other:
+        assert other.scalar(select(_KEYS.c.key)) == "c"
+
+
+def test_a_statement_sent_ahead_answers_and_its_check_stops_the_next_statement(session):
+    defer(session, _INSERT, _key("a"))
+    session.commit()
+    claim = ahead(session, _INSERT.returning(_KEYS.c.id), _key("b"))
+    assert claim.rows().scalar() is not None and claim.sent
+    with pytest.raises(Refused):  # at once on SQLite, with the next statement on PostgreSQL
+        ahead(session, _insert_unless_held(session), _key("a"), check=_refused_if_empty)
+        run(session, select(_KEYS.c.key).where(_KEYS.c.key == bindparam("which")), {"which": "a"})
+
+
+def test_a_held_write_with_a_check_is_judged_before_the_commit(session):
+    defer(session, _INSERT, _key("a"))
+    session.commit()
+    moved = _KEYS.update().where(_KEYS.c.key == bindparam("which")).values(status_code=bindparam("status"))
+    with pytest.raises(Refused):  # at once on SQLite, before the COMMIT on PostgreSQL
+        defer(session, _INSERT, _key("b"))
+        defer(session, moved, {"which": "nobody", "status": 200}, check=_refused_unless_one)
+        session.commit()
+    session.rollback()
+    assert _count(session) == 1
+
+
+def _insert_unless_held(session):
+    from service.plumbing.statements import dialect_insert
+
+    return (dialect_insert(session.get_bind().dialect.name)(_KEYS)
+            .on_conflict_do_nothing(index_elements=["principal", "key"]).returning(_KEYS.c.id))
+
+
+def _refused_if_empty(rows) -> None:
+    if rows.scalar() is None:
+        raise Refused()
+
+
+def _refused_unless_one(rows) -> None:
+    if rows.rowcount != 1:
+        raise Refused()
