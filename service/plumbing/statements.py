@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
-from sqlalchemy import Executable, event
+from sqlalchemy import JSON, Executable, Insert, Table, bindparam, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import Pool
@@ -185,10 +185,11 @@ def ahead(session: Session, statement: Executable, params: Params = None, *,
 @dataclass(frozen=True)
 class _Compiled:
     sql: str
-    binds: tuple[tuple[str, Optional[Callable], Any], ...]  # (key of the value, processor, constant)
+    binds: tuple[tuple[Any, Optional[Callable], Any], ...]  # (key of the value, processor, constant)
     named: tuple[str, ...]                                  # the names in the SQL; () if positional
     results: tuple[Optional[Callable], ...]                 # each column's result processor
     returns: bool                                           # it has rows to fetch
+    rows: bool = False  # one multi-row statement for a list of rows (a key is (row, key))
 
 
 @dataclass
@@ -218,50 +219,121 @@ def pipelined(session: Session) -> bool:
     return _pipelined(session.get_bind().dialect)
 
 
+#: Most rows of one multi-row ``INSERT`` (7 columns of events: 350 parameters, far from
+#: SQLite's 32,766); a longer list is sent a statement per row as before.
+_MOST_ROWS = 50
+
+
 def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
     """``statement`` compiled once for ``dialect`` with the columns of ``params``; ``None``
     for a driver other than psycopg's and SQLite's, or where SQLAlchemy computes
     something at execution (a Python default not given, an expanding parameter): those
-    run as ever."""
+    run as ever.
+
+    A plain ``INSERT`` of a list of rows is compiled as one multi-row ``INSERT ... VALUES
+    (...), (...)`` for that number of rows (once per number): one statement for the
+    server to parse and run, where psycopg's pipeline sent a statement (and made a
+    cursor, and waited for its result) per row: the 17-21 events of a bot's whole turn
+    were 17-21 statements."""
     if dialect.driver not in ("psycopg", "pysqlite"):
         return None
-    keys = tuple(params[0] if isinstance(params, list) else params)
-    cache_key = (id(statement), dialect.name, keys)
+    many = isinstance(params, list)
+    keys = tuple(params[0] if many else params)
+    count = len(params) if many and 1 < len(params) <= _MOST_ROWS and _multi_row(statement) else 0
+    cache_key = (id(statement), dialect.name, keys, count)
     found = _COMPILED.get(cache_key)
     if found is not None:
         return found[1]
-    compiled = statement.compile(dialect=dialect, column_keys=list(keys))
-    made: Optional[_Compiled] = None
-    if not (compiled.insert_prefetch or compiled.update_prefetch or compiled.post_compile_params
-            or compiled.literal_execute_params or compiled.escaped_bind_names):
-        processors = compiled._bind_processors
-        names = compiled.positiontup if compiled.positional else list(compiled.binds)
-        binds, usable = [], True
-        for name in names:
-            bind = compiled.binds[name]
-            if bind.key in keys:
-                constant = _NO_CONSTANT
-            elif not bind.required and bind.callable is None:
-                constant = bind.value  # (a literal of the statement: ``status == "mailed"``)
-            else:
-                usable = False
-                break
-            binds.append((bind.key, processors.get(bind.key), constant))
-        if usable:
-            results = tuple(column[3]._cached_result_processor(dialect, None) for column in compiled._result_columns)
-            made = _Compiled(compiled.string, tuple(binds), () if compiled.positional else tuple(names), results,
-                             bool(compiled._result_columns))
+    made = _compile(dialect, statement, keys, count)
+    if count and made is None:  # (not for this statement: a statement per row, as ever)
+        made = _compiled(dialect, statement, params[:1])
     if len(_COMPILED) >= _MOST_COMPILED:  # the hot paths' statements are built once; a
         _COMPILED.clear()                 # caller building its own each time is bounded
     _COMPILED[cache_key] = (statement, made)  # the statement kept alive: its id stays its own
     return made
 
 
+def _multi_row(statement: Executable) -> bool:
+    """``statement`` is an ``INSERT`` of a table's row (no ``RETURNING``, no values of
+    its own): one per row of its parameters."""
+    return (isinstance(statement, Insert) and not statement._returning and not statement._values
+            and not statement._multi_values and statement._post_values_clause is None
+            and isinstance(statement.table, Table))
+
+
+def _compile(dialect, statement: Executable, keys: tuple, count: int) -> Optional[_Compiled]:
+    """Compile ``statement`` (for ``count`` rows in one statement if ``count``)."""
+    names: dict[str, Any] = {}
+    if count:
+        columns = statement.table.c
+        rows = []
+        for i in range(count):
+            row = {}
+            for key in keys:
+                if key not in columns:
+                    return None
+                name = f"{key}_r{i}"
+                names[name] = (i, key)
+                row[key] = bindparam(name, type_=columns[key].type, required=True)
+            rows.append(row)
+        statement = statement.values(rows)
+        compiled = statement.compile(dialect=dialect)
+    else:
+        compiled = statement.compile(dialect=dialect, column_keys=list(keys))
+    made: Optional[_Compiled] = None
+    if not (compiled.insert_prefetch or compiled.update_prefetch or compiled.post_compile_params
+            or compiled.literal_execute_params or compiled.escaped_bind_names):
+        processors = compiled._bind_processors
+        order = compiled.positiontup if compiled.positional else list(compiled.binds)
+        binds, usable = [], True
+        for name in order:
+            bind = compiled.binds[name]
+            if count and bind.key in names:
+                key, constant = names[bind.key], _NO_CONSTANT
+            elif not count and bind.key in keys:
+                key, constant = bind.key, _NO_CONSTANT
+            elif not bind.required and bind.callable is None:
+                key, constant = bind.key, bind.value  # (a literal of the statement: ``status == "mailed"``)
+            else:
+                usable = False
+                break
+            binds.append((key, _json_as_given(bind.type, processors.get(bind.key)), constant))
+        if usable:
+            results = tuple(column[3]._cached_result_processor(dialect, None) for column in compiled._result_columns)
+            made = _Compiled(compiled.string, tuple(binds), () if compiled.positional else tuple(order), results,
+                             bool(compiled._result_columns), rows=bool(count))
+    return made
+
+
+class JsonText(str):
+    """A value already encoded as JSON, for a JSON column: bound as it is, where the
+    column's processor would encode it again (an event's ``data``, whose stored form was
+    encoded once already: :func:`service.play.store.as_stored`)."""
+
+    __slots__ = ()
+
+
+def _json_as_given(type_, process: Optional[Callable]) -> Optional[Callable]:
+    """``process``, except that a JSON column's :class:`JsonText` is bound as it is."""
+    if process is None or not isinstance(type_, JSON):
+        return process
+
+    def json_as_given(value: Any) -> Any:
+        return value if value.__class__ is JsonText else process(value)
+
+    return json_as_given
+
+
 def _values(compiled: _Compiled, row: dict[str, Any]) -> Union[dict[str, Any], tuple]:
     """The driver's parameters of one row: by name (psycopg), else in order (SQLite's ``?``)."""
-    values = [(process(value) if process else value)
-              for key, process, constant in compiled.binds
-              for value in ((row[key] if constant is _NO_CONSTANT else constant),)]
+    if compiled.rows:  # (``row`` is the list of rows; a key is (row's index, key))
+        values = [(process(value) if process else value)
+                  for key, process, constant in compiled.binds
+                  for value in ((row[key[0]][key[1]] if constant is _NO_CONSTANT else constant),)]
+    else:
+        values = [(process(value) if process else value)
+                  for key, process, constant in compiled.binds
+                  for value in ((row[key] if constant is _NO_CONSTANT else constant),)]
     if compiled.named:
         return dict(zip(compiled.named, values))
     return tuple(values)
@@ -285,7 +357,10 @@ def _execute_now(connection, entry: _Entry) -> None:
     try:
         rows: list[tuple] = []
         rowcount = 0
-        if many and not compiled.returns:
+        if compiled.rows:
+            cursor.execute(compiled.sql, _values(compiled, params))
+            rowcount = cursor.rowcount
+        elif many and not compiled.returns:
             cursor.executemany(compiled.sql, [_values(compiled, row) for row in params])
             rowcount = cursor.rowcount
         else:
@@ -347,7 +422,7 @@ def _pipeline(connection, entries: list[_Entry], *, commit: bool) -> None:
                 many = isinstance(params, list)
                 # seen like any other statement (the statement counts of the tests)
                 connection.dispatch.before_cursor_execute(connection, None, compiled.sql, params, None, many)
-                for row in (params if many else [params]):
+                for row in (params if many and not compiled.rows else [params]):
                     cursor = dbapi.cursor()
                     cursor.execute(compiled.sql, _values(compiled, row))
                     sent.append((cursor, entry))
