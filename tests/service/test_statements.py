@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 
 from service.plumbing.db import IdempotencyKey, utcnow
-from service.plumbing.statements import ahead, defer, run
+from service.plumbing.statements import JsonText, ahead, defer, run
 from tests.api.statement_counter import StatementCounter
 
 _KEYS = IdempotencyKey.__table__
@@ -139,3 +139,24 @@ def _refused_if_empty(rows) -> None:
 def _refused_unless_one(rows) -> None:
     if rows.rowcount != 1:
         raise Refused()
+
+
+def test_a_held_list_of_rows_is_one_statement_whose_failure_its_caller_names(session):
+    with StatementCounter(session.get_bind()) as counter:
+        defer(session, _INSERT, [_key("a"), _key("b"), _key("c")])
+        session.commit()
+    assert len(counter.statements) == 1 and counter.statements[0].count("), (") == 2  # three rows
+    assert _count(session) == 3
+    with pytest.raises(Refused):  # a duplicate in the middle fails the one statement
+        defer(session, _INSERT, [_key("d"), _key("b"), _key("e")],
+              on_error=lambda error: Refused() if isinstance(error, IntegrityError) else error)
+        session.commit()
+    session.rollback()
+    assert _count(session) == 3
+
+
+def test_json_text_is_stored_as_given_and_reads_back_as_the_value(session):
+    defer(session, _INSERT, [{**_key("a"), "response_headers": JsonText('{"x": [1, 2]}')}, _key("b")])
+    session.commit()
+    headers = dict(session.execute(select(_KEYS.c.key, _KEYS.c.response_headers)).all())
+    assert headers == {"a": {"x": [1, 2]}, "b": {}}
