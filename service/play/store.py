@@ -202,8 +202,10 @@ def append(
             }
             for (seq, e), actor in zip(appended, actors)
         ]
-        # One executemany for the whole batch, through Core: the ORM's bulk insert
+        # One statement for the whole batch (a multi-row INSERT: see
+        # :func:`~service.plumbing.statements.defer`), through Core: the ORM's bulk insert
         # would split it by which columns are null (the player's event, then the bots').
+        # Each event's data is bound as the JSON text :func:`as_stored` made of it.
         # Held for the transaction's next statement on PostgreSQL (nobody reads what
         # it returns), so it costs no round trip of its own; a duplicate ``seq`` (the
         # version's conditional update lets no second writer get here) then fails

@@ -110,7 +110,8 @@ def defer(session: Session, statement: Executable, params: Params = None, *,
           check: Optional[Callable[["Rows"], None]] = None) -> None:
     """Run the Core ``statement`` in ``session``'s transaction no later than its commit.
 
-    For writes whose result nobody reads: on PostgreSQL it is held and sent with the
+    For writes whose result nobody reads (a plain ``INSERT`` of a list of rows is one
+    multi-row statement, see :func:`_compiled`): on PostgreSQL it is held and sent with the
     COMMIT in one round trip, or with the transaction's next statement if one comes
     first (in one round trip when that statement goes through :func:`run`), so the order
     of the writes is kept; elsewhere, or when the statement needs values SQLAlchemy
@@ -409,8 +410,9 @@ _OWN_BEGIN = "capua.own_begin"
 
 
 def _pipeline(connection, entries: list[_Entry], *, commit: bool) -> None:
-    """``entries`` (and the COMMIT) in one round trip: each row of an executemany as a
-    statement of its own, so nothing waits on the way; then each entry's rows and check.
+    """``entries`` (and the COMMIT) in one round trip: each row of a list that is not one
+    multi-row statement (:func:`_compiled`) as a statement of its own, so nothing waits on
+    the way; then each entry's rows and check.
 
     psycopg starts a transaction by sending its ``BEGIN`` and waiting for the answer, even
     in a pipeline: a round trip of its own, every transaction.  So when the transaction
