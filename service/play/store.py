@@ -51,7 +51,7 @@ from engine.core.upcast import upcast
 from service.plumbing.db import Game, Snapshot, StoredEvent, utcnow
 from service.plumbing.errors import LostRace
 from service.plumbing.rows import settle_loaded
-from service.plumbing.statements import JsonText, defer, dialect_insert
+from service.plumbing.statements import JsonText, defer, dialect_insert, takes_json_text
 
 log = logging.getLogger(__name__)
 
@@ -190,13 +190,14 @@ def append(
 
     appended = [(expected_version + i, e) for i, e in enumerate(events, start=1)]
     if appended:
+        as_text = takes_json_text(session)
         rows = [
             {
                 "game_id": game.id,
                 "seq": seq,
                 "type": e.type,
                 "type_version": e.version,
-                "data": _data_column(e.data),
+                "data": _data_column(e.data) if as_text else dict(e.data),
                 "actor_user_id": actor,
                 "created_at": now,
             }

@@ -327,6 +327,12 @@ class JsonText(str):
     __slots__ = ()
 
 
+def takes_json_text(session: Session) -> bool:
+    """A :class:`JsonText` given to :func:`defer` or :func:`run` for ``session`` is bound
+    as it is (the statements this module runs on the driver: psycopg's and SQLite's)."""
+    return session.get_bind().dialect.driver in ("psycopg", "pysqlite")
+
+
 def _json_as_given(type_, process: Optional[Callable]) -> Optional[Callable]:
     """``process``, except that a JSON column's :class:`JsonText` is bound as it is."""
     if process is None or not isinstance(type_, JSON):
