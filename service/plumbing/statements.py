@@ -232,8 +232,9 @@ def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
     something at execution (a Python default not given, an expanding parameter): those
     run as ever.
 
-    A plain ``INSERT`` of a list of rows is compiled as one multi-row ``INSERT ... VALUES
-    (...), (...)`` for that number of rows (once per number): one statement for the
+    A plain ``INSERT`` of a list of rows is one multi-row ``INSERT ... VALUES (...),
+    (...)`` (the statement of one row compiled once, its ``VALUES`` repeated for each
+    number of rows, without compiling again): one statement for the
     server to parse and run, where psycopg's pipeline sent a statement (and made a
     cursor, and waited for its result) per row: the 17-21 events of a bot's whole turn
     were 17-21 statements."""
@@ -242,17 +243,46 @@ def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
     many = isinstance(params, list)
     keys = tuple(params[0] if many else params)
     count = len(params) if many and 1 < len(params) <= _MOST_ROWS and _multi_row(statement) else 0
+    found = _COMPILED.get((id(statement), dialect.name, keys, count))
+    if found is not None:
+        return found[1]
+    if count:  # the one row's multi-row form, its ``VALUES`` repeated (no compiling per number)
+        made = _repeated(_cached(dialect, statement, keys, -1, lambda: _compile(dialect, statement, keys, 1)), count)
+        if made is None:  # (not for this statement: a statement per row, as ever)
+            made = _compiled(dialect, statement, params[0])
+    else:
+        made = _compile(dialect, statement, keys, 0)
+    return _cached(dialect, statement, keys, count, lambda: made)
+
+
+def _cached(dialect, statement: Executable, keys: tuple, count: int,
+            compile: Callable[[], Optional[_Compiled]]) -> Optional[_Compiled]:
+    """What ``compile`` makes of ``statement``, kept under its dialect, columns and number
+    of rows (-1: the multi-row form of one row)."""
     cache_key = (id(statement), dialect.name, keys, count)
     found = _COMPILED.get(cache_key)
     if found is not None:
         return found[1]
-    made = _compile(dialect, statement, keys, count)
-    if count and made is None:  # (not for this statement: a statement per row, as ever)
-        made = _compiled(dialect, statement, params[:1])
+    made = compile()
     if len(_COMPILED) >= _MOST_COMPILED:  # the hot paths' statements are built once; a
         _COMPILED.clear()                 # caller building its own each time is bounded
     _COMPILED[cache_key] = (statement, made)  # the statement kept alive: its id stays its own
     return made
+
+
+def _repeated(one: Optional[_Compiled], count: int) -> Optional[_Compiled]:
+    """The multi-row statement ``one`` (of one row) for ``count`` rows: its ``VALUES (...)``
+    repeated, each row's parameters after the last's."""
+    if one is None or not one.rows or one.named:
+        return None
+    head, values, group = one.sql.rpartition(" VALUES ")
+    placeholder = "%s" if "%s" in group else "?"
+    if not (values and group.startswith("(") and group.endswith(")")
+            and group.count(placeholder) == len(one.binds)):
+        return None
+    binds = tuple(((i, key[1]) if constant is _NO_CONSTANT else key, process, constant)
+                  for i in range(count) for key, process, constant in one.binds)
+    return _Compiled(head + values + ", ".join([group] * count), binds, (), one.results, one.returns, rows=True)
 
 
 def _multi_row(statement: Executable) -> bool:
