@@ -160,3 +160,12 @@ def test_json_text_is_stored_as_given_and_reads_back_as_the_value(session):
     session.commit()
     headers = dict(session.execute(select(_KEYS.c.key, _KEYS.c.response_headers)).all())
     assert headers == {"a": {"x": [1, 2]}, "b": {}}
+
+
+def test_a_long_list_of_rows_is_written_whole(session):
+    # (more parameters than psycopg keeps parsed: sent in parts, counted as one statement)
+    with StatementCounter(session.get_bind()) as counter:
+        defer(session, _INSERT, [_key(f"k{i}") for i in range(20)])
+        session.commit()
+    assert len(counter.statements) == 1
+    assert sorted(session.scalars(select(_KEYS.c.key))) == sorted(f"k{i}" for i in range(20))
