@@ -107,6 +107,24 @@ def serve(tree: Path, app_spec: str, database_url: str, tmp: Path, name: str) ->
         proc.wait(timeout=30)
 
 
+@contextmanager
+def serve_instrumented(tree: Path, database: str, prefix: str, tmp: Path, name: str, settings: list[str],
+                       env: dict[str, str]) -> Iterator[tuple[int, Optional[str]]]:
+    """Capua from ``tree`` served as :func:`serve` serves it, on a fresh database of kind
+    ``database``, with the gunicorn ``settings`` added and ``env`` set: for the benches
+    that look inside the worker (``bench.served_profile``, ``bench.command_tail``)."""
+    global GUNICORN
+    url = _database_url(database, f"{prefix}_capua", tmp)
+    plain = GUNICORN
+    GUNICORN = [*plain, *settings]
+    os.environ.update(env)
+    try:
+        with serve(tree.resolve(), "service.app:create_app()", url, tmp, name) as served:
+            yield served
+    finally:
+        GUNICORN = plain
+
+
 class Client:
     def __init__(self, port: int, token: Optional[str]) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import tempfile
 import time
 from pathlib import Path
 
 from bench import command_floor
-from bench.command_floor import HERE, Player, _database_url
+from bench.command_floor import HERE, Player
 from bench.common import percentile
 
 TAIL_CONF = ["-c", str(HERE / "bench" / "gunicorn_tail.py")]
@@ -161,22 +160,16 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        url = _database_url(args.database, f"{args.database_prefix}_capua", tmp)
-        gunicorn = command_floor.GUNICORN
-        command_floor.GUNICORN = [*gunicorn, *TAIL_CONF]
-        os.environ["BENCH_TAIL_DIR"] = str(tmp)
-        os.environ["BENCH_TAIL_SQLITE_PRAGMAS"] = args.sqlite_pragmas
-        os.environ["BENCH_TAIL_GC_THRESHOLD"] = args.gc_threshold
-        try:
-            with command_floor.serve(args.tree.resolve(), "service.app:create_app()", url, tmp, "tail") as (port, token):
-                player = TracedPlayer(port, token)
-                for _ in range(args.warmup):
-                    player.step()
-                player.log.clear()
-                for _ in range(args.commands):
-                    player.step()
-        finally:
-            command_floor.GUNICORN = gunicorn
+        env = {"BENCH_TAIL_DIR": str(tmp), "BENCH_TAIL_SQLITE_PRAGMAS": args.sqlite_pragmas,
+               "BENCH_TAIL_GC_THRESHOLD": args.gc_threshold}
+        with command_floor.serve_instrumented(args.tree, args.database, args.database_prefix, tmp, "tail",
+                                              TAIL_CONF, env) as (port, token):
+            player = TracedPlayer(port, token)
+            for _ in range(args.warmup):
+                player.step()
+            player.log.clear()
+            for _ in range(args.commands):
+                player.step()
         server = {}
         for path in tmp.glob("worker-*.jsonl"):
             for line in path.read_text().splitlines():

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from bench import command_floor
-from bench.command_floor import HERE, Player, _database_url
+from bench.command_floor import HERE, Player
 
 PROFILE_CONF = ["-c", str(HERE / "bench" / "gunicorn_profile.py"), "--workers", "1", "--threads", "1"]
 
@@ -33,17 +33,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        url = _database_url(args.database, f"{args.database_prefix}_capua", tmp)
-        gunicorn = command_floor.GUNICORN
-        command_floor.GUNICORN = [*gunicorn, *PROFILE_CONF]
-        import os
-        os.environ["BENCH_PROFILE_DIR"] = str(tmp)
-        try:
-            with command_floor.serve(args.tree.resolve(), "service.app:create_app()", url, tmp, "profile") as (port, token):
-                player = Player(port, token)
-                times = [player.step() for _ in range(args.commands)]
-        finally:
-            command_floor.GUNICORN = gunicorn
+        with command_floor.serve_instrumented(args.tree, args.database, args.database_prefix, tmp, "profile",
+                                              PROFILE_CONF, {"BENCH_PROFILE_DIR": str(tmp)}) as (port, token):
+            player = Player(port, token)
+            times = [player.step() for _ in range(args.commands)]
         profiles = sorted(tmp.glob("worker-*.prof"))
         stats = pstats.Stats(*map(str, profiles))
         if args.save:

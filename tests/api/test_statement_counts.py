@@ -52,20 +52,28 @@ def _one_command(client, game_id: str, rng: random.Random):
 
 def measure(app, client, game_type: str, seats: int, options: dict, commands: int = COMMANDS) -> list[dict]:
     """The counts of ``commands`` commands of a fresh game (fewer if the game ends first)."""
+    return [counter.figures() for counter in _counted(app, client, game_type, seats, options, StatementCounter,
+                                                          commands)]
+
+
+def _counted(app, client, game_type: str, seats: int, options: dict, counter_type, commands: int) -> list:
+    """The ``counter_type`` counters (each entered around one command) of ``commands``
+    commands of a fresh game, the human at seat 0 and bots in the others (fewer commands
+    if the game ends first)."""
     rng = random.Random(17)
     game = create_game(client, game_type=game_type, seats=seats, options=options,
                        bot_seats=list(range(1, seats)), my_seat=0)
-    out = []
+    counters = []
     engine = database.engine(app)
     for _ in range(commands):
         send = _one_command(client, game["id"], rng)
         if send is None:
             break
-        with StatementCounter(engine) as counter:
+        with counter_type(engine) as counter:
             response = send()
         assert response.status_code == 200, response.get_json()
-        out.append(counter.figures())
-    return out
+        counters.append(counter)
+    return counters
 
 
 @pytest.mark.parametrize("game_type,seats,options,most_statements,most_flushes,most_transactions", CASES,
@@ -118,17 +126,7 @@ def test_a_command_costs_few_round_trips_on_postgresql(app, ann, game_type, seat
     engine = database.engine(app)
     if engine.dialect.name != "postgresql":
         pytest.skip("round trips are PostgreSQL's (SQLite runs in the process)")
-    rng = random.Random(17)
-    game = create_game(ann, game_type=game_type, seats=seats, options=options,
-                       bot_seats=list(range(1, seats)), my_seat=0)
-    counted = []
-    for _ in range(COMMANDS):
-        send = _one_command(ann, game["id"], rng)
-        if send is None:
-            break
-        with RoundTripCounter(engine) as counter:
-            response = send()
-        assert response.status_code == 200, response.get_json()
-        counted.append(counter.messages)
+    counted = [counter.messages for counter in _counted(app, ann, game_type, seats, options, RoundTripCounter,
+                                                        COMMANDS)]
     assert counted, "the human owed nothing at the start"
     assert max(len(trips) for trips in counted) <= MOST_ROUND_TRIPS, counted
