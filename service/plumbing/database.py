@@ -23,6 +23,8 @@ from flask import Flask, current_app
 from flask_migrate import Migrate
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.exc import FlushError
+from sqlalchemy.orm.session import SessionTransactionState
 
 from service.plumbing.config import Config
 from service.plumbing.db import configure_engine, db, engine_options, make_sessionmaker
@@ -96,3 +98,60 @@ def session() -> Session:
 def dispose(app: Flask) -> None:
     """Close every connection of ``app``'s engine (at shutdown, and between tests)."""
     engine(app).dispose()
+
+
+_ACTIVE = SessionTransactionState.ACTIVE
+_PREPARED = SessionTransactionState.PREPARED
+_COMMITTED = SessionTransactionState.COMMITTED
+_CLOSED = SessionTransactionState.CLOSED
+
+
+def commit(session: Session) -> None:
+    """``session.commit()``, for the request's one transaction, without SQLAlchemy's
+    state machine around it.
+
+    The ORM's commit walks its transaction through states with a checking wrapper and two
+    context managers at each step (prepare, commit, close): measured at about a third
+    of the commit's CPU on a command, besides the driver's own commit.  For a session's
+    outermost transaction (no savepoint, no two-phase commit, no ``with
+    session.begin()``), this does what it does, in its order: ``before_commit`` (the
+    held statements go with the COMMIT), the ORM's changes flushed, each connection's
+    transaction committed (the engine's ``commit`` event as ever), ``after_commit``, the
+    connections back to the pool and ``after_transaction_end``.  Any other transaction,
+    or none, is committed by ``session.commit()``.  A failure leaves the transaction
+    as SQLAlchemy's would (prepared, or active if it failed before): the caller rolls
+    it back as ever.
+    """
+    transaction = session._transaction
+    if (transaction is None or transaction._parent is not None or transaction.nested
+            or transaction._state is not _ACTIVE or session.twophase
+            or session._trans_context_manager is not None or session._flushing):
+        session.commit()
+        return
+    session.dispatch.before_commit(session)
+    for _flush in range(100):
+        if session._is_clean():
+            break
+        session.flush()
+    else:
+        raise FlushError("Over 100 subsequent flushes have occurred within session.commit() - "
+                         "is an after_flush() hook creating new objects?")
+    if session._transaction is not transaction or transaction._state is not _ACTIVE:
+        session.commit()  # (a listener changed the transaction: SQLAlchemy's commit decides)
+        return
+    transaction._state = _PREPARED
+    connections = set(transaction._connections.values())
+    for _connection, connection_transaction, should_commit, _autoclose in connections:
+        if should_commit:
+            connection_transaction.commit()
+    transaction._state = _COMMITTED
+    session.dispatch.after_commit(session)
+    transaction._remove_snapshot()
+    session._transaction = None
+    for connection, connection_transaction, should_commit, autoclose in connections:
+        if should_commit and connection_transaction.is_active:
+            connection_transaction.close()
+        if autoclose:
+            connection.close()
+    transaction._state = _CLOSED
+    session.dispatch.after_transaction_end(session, transaction)

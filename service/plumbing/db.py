@@ -35,7 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, registry, sessionmaker
 
-from service.plumbing import wal
+from service.plumbing import statements, wal
 
 
 def utcnow() -> dt.datetime:
@@ -553,7 +553,8 @@ def engine_options(url: str) -> dict[str, Any]:
 
 def configure_engine(engine: Engine) -> Engine:
     """SQLite gets foreign keys, WAL and a busy timeout on every connection, and its log
-    checkpointed beside the requests (:mod:`service.plumbing.wal`)."""
+    checkpointed beside the requests (:mod:`service.plumbing.wal`); psycopg's engine the
+    listeners of the statements its connections hold (:mod:`service.plumbing.statements`)."""
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")
@@ -565,6 +566,8 @@ def configure_engine(engine: Engine) -> Engine:
             cur.close()
 
         wal.checkpoint_beside(engine)
+    elif engine.dialect.driver == "psycopg":
+        statements.listen_pipelined(engine)
 
     return engine
 

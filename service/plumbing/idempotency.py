@@ -46,7 +46,7 @@ from sqlalchemy.orm import Session
 
 from service.plumbing import requester
 from service.plumbing.config import Config
-from service.plumbing.database import config as current_config, session as current_session
+from service.plumbing.database import commit, config as current_config, session as current_session
 from service.plumbing.db import IdempotencyKey, utcnow
 from service.plumbing.errors import Conflict, InvalidInput, LostRace, ServiceError
 from service.plumbing.json_input import read_request_json
@@ -176,7 +176,7 @@ def _run_and_commit(view: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         _rollback(session)
         return response
     try:
-        session.commit()
+        commit(session)
     except IntegrityError:
         _rollback(session)
         raise LostRace("Another request changed the same thing first; reload and retry.") from None
@@ -242,7 +242,7 @@ def _run_claimed(session: Session, config: Config, principal: str, key: str, fin
         "claim_id": claim_id, "status_code": response.status_code, "response_body": response.get_data(as_text=True),
         "response_headers": {h: response.headers[h] for h in REPLAYED_HEADERS if h in response.headers}})
     try:
-        session.commit()
+        commit(session)
     except IntegrityError:
         _rollback(session)
         stored = _lookup(session, config, principal, key)

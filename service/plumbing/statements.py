@@ -17,16 +17,19 @@ compute, an expanding parameter) runs through SQLAlchemy.
 from __future__ import annotations
 
 import re
+import threading
+import weakref
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Callable, Optional, Union
 
 from sqlalchemy import JSON, Executable, Insert, Table, bindparam, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.pool import Pool
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.session import SessionTransactionState
 
 Params = Optional[Union[dict[str, Any], list[dict[str, Any]]]]
 
@@ -50,17 +53,47 @@ def run(session: Session, statement: Executable, params: Params = None) -> Any:
     :func:`ahead`) travels with this statement in one round trip, and so does the
     transaction's ``BEGIN`` when this is its first statement.
     """
-    connection = session.connection()
+    return _run(connection_of(session), statement, params)
+
+
+def _run(connection: Any, statement: Executable, params: Params, compiled: Any = False) -> Any:
+    """:func:`run` on ``connection``; ``compiled``: what :func:`_compiled` made of the
+    statement already, if the caller asked it."""
     if params:
-        compiled = _compiled(connection.dialect, statement, params)
+        if compiled is False:
+            compiled = _compiled(connection.dialect, statement, params)
         if compiled is not None:
             entry = _Entry(compiled, params, wanted=True)
-            if _pipelined(connection.dialect):
+            if compiled.pipelined:
                 _send(connection, then=entry)
             else:
                 _execute_now(connection, entry)
             return entry.rows
     return connection.execute(statement, params)
+
+
+#: ``Session.info`` key of ``(the session's transaction, its connection)``.
+_CONNECTION = "capua.connection"
+_ACTIVE = SessionTransactionState.ACTIVE
+
+
+def connection_of(session: Session) -> Any:
+    """``session.connection()``, asked of SQLAlchemy once per transaction.
+
+    ``session.connection()`` walks the session's transaction state machine on every call
+    (~15 calls a command, a tenth of the database work's CPU); the answer cannot change
+    while the same transaction is active, so it is kept beside the transaction it
+    belongs to and asked again once that transaction has ended (commit, rollback, close:
+    the session then has another transaction, or none) or is no longer active (a failed
+    flush: SQLAlchemy's own answer, an error, is given then).
+    """
+    transaction = session._transaction
+    kept = session.info.get(_CONNECTION)
+    if kept is not None and kept[0] is transaction and transaction._state is _ACTIVE:
+        return kept[1]
+    connection = session.connection()
+    session.info[_CONNECTION] = (session._transaction, connection)
+    return connection
 
 
 class Rows:
@@ -123,11 +156,11 @@ def defer(session: Session, statement: Executable, params: Params = None, *,
     write with a check is sent before the COMMIT, never with it, so what it refuses is
     never committed.
     """
-    connection = session.connection()
+    connection = connection_of(session)
     compiled = _compiled(connection.dialect, statement, params) if params else None
-    if compiled is None or not _pipelined(connection.dialect):
+    if compiled is None or not compiled.pipelined:
         try:
-            rows = run(session, statement, params)
+            rows = _run(connection, statement, params, compiled)
         except DBAPIError as error:
             if on_error is None:
                 raise
@@ -135,7 +168,7 @@ def defer(session: Session, statement: Executable, params: Params = None, *,
         if check is not None:
             check(rows)
         return
-    connection.info.setdefault(_HELD, []).append(_Entry(compiled, params, on_error, check, wanted=check is not None))
+    _hold(connection, _Entry(compiled, params, on_error, check, wanted=check is not None))
 
 
 class Pending:
@@ -172,16 +205,23 @@ def ahead(session: Session, statement: Executable, params: Params = None, *,
     answer as soon as it comes back, raising what it finds wrong from the statement that
     sent it (before that statement's caller goes on with its own answer).
     """
-    connection = session.connection()
+    connection = connection_of(session)
     compiled = _compiled(connection.dialect, statement, params) if params else None
-    if compiled is None or not _pipelined(connection.dialect):
-        rows = run(session, statement, params)
+    if compiled is None or not compiled.pipelined:
+        rows = _run(connection, statement, params, compiled)
         if check is not None:
             check(rows)
         return Pending(connection, None, rows)
     entry = _Entry(compiled, params, None, check, wanted=True)
-    connection.info.setdefault(_HELD, []).append(entry)
+    _hold(connection, entry)
     return Pending(connection, entry)
+
+
+def _hold(connection: Any, entry: "_Entry") -> None:
+    """Hold ``entry`` on ``connection`` for its next round trip (the engine's listeners
+    that send and drop what is held are in place first)."""
+    _listen_pipelined(connection.engine)
+    connection.info.setdefault(_HELD, []).append(entry)
 
 
 @dataclass(frozen=True)
@@ -194,9 +234,71 @@ class _Compiled:
     rows: bool = False  # one multi-row statement for a list of rows (a key is (row, key))
     count: int = 0      # its number of rows
     parts: tuple["_Compiled", ...] = ()  # sent as these multi-row statements, in turn
+    pipelined: bool = False  # its driver is psycopg's: it can be held and sent with others
+    # (made from the above:) the driver's values of one row of the parameters, processed
+    row_values: Callable[[dict[str, Any]], list] = field(init=False, repr=False, compare=False)
+    # (index, result processor) of each column that has one
+    processing: tuple[tuple[int, Callable], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        per_row = self.binds[:len(self.binds) // (self.count or 1)] if self.rows else self.binds
+        object.__setattr__(self, "row_values", _row_values(per_row, self.rows))
+        object.__setattr__(self, "processing", tuple((i, p) for i, p in enumerate(self.results) if p is not None))
 
 
-@dataclass
+def _row_values(binds: tuple, rows: bool) -> Callable[[dict[str, Any]], list]:
+    """A function of one row of the parameters: its values in the order of ``binds``,
+    each through its bind processor (a constant of the statement processed once, here).
+
+    Made once per compiled statement, so that binding a row is a dictionary lookup per
+    value and a call per value that needs processing, not a walk of ``binds`` deciding
+    each value's case again."""
+    template: list = []
+    taken: list[tuple[int, str]] = []              # (index, key in the row)
+    processing: list[tuple[int, Callable]] = []    # (index, processor) of the row's values
+    for i, (key, process, constant) in enumerate(binds):
+        if constant is _NO_CONSTANT:
+            taken.append((i, key[1] if rows else key))
+            template.append(None)
+            if process is not None:
+                processing.append((i, process))
+        else:
+            template.append(process(constant) if process is not None else constant)
+    keys = [key for _i, key in taken]
+    if len(taken) == len(template):  # (no constants: the row's values, in order)
+        if not keys:
+            def pick(row: dict[str, Any]) -> list:
+                return []
+        elif len(keys) == 1:
+            only = keys[0]
+
+            def pick(row: dict[str, Any]) -> list:
+                return [row[only]]
+        else:
+            getter = itemgetter(*keys)
+
+            def pick(row: dict[str, Any]) -> list:
+                return list(getter(row))
+    else:
+        def pick(row: dict[str, Any]) -> list:
+            values = template.copy()
+            for i, key in taken:
+                values[i] = row[key]
+            return values
+    if not processing:
+        return pick
+    steps = tuple(processing)
+
+    def row_values(row: dict[str, Any]) -> list:
+        values = pick(row)
+        for i, process in steps:
+            values[i] = process(values[i])
+        return values
+
+    return row_values
+
+
+@dataclass(slots=True)
 class _Entry:
     compiled: _Compiled
     params: Any
@@ -257,7 +359,8 @@ def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
             # parts of 7 rows, 0.65 as one statement, 1.35 a statement per row)
             per = max(1, _PSYCOPG_CACHED // len(one.binds))
             parts = tuple(_repeated(one, min(per, count - start)) for start in range(0, count, per))
-            made = _Compiled(parts[0].sql, (), (), one.results, one.returns, rows=True, count=count, parts=parts)
+            made = _Compiled(parts[0].sql, (), (), one.results, one.returns, rows=True, count=count, parts=parts,
+                             pipelined=one.pipelined)
         if made is None:  # (not for this statement: a statement per row, as ever)
             made = _compiled(dialect, statement, params[0])
     else:
@@ -293,7 +396,7 @@ def _repeated(one: Optional[_Compiled], count: int) -> Optional[_Compiled]:
     binds = tuple(((i, key[1]) if constant is _NO_CONSTANT else key, process, constant)
                   for i in range(count) for key, process, constant in one.binds)
     return _Compiled(head + values + ", ".join([group] * count), binds, (), one.results, one.returns, rows=True,
-                     count=count)
+                     count=count, pipelined=one.pipelined)
 
 
 def _multi_row(statement: Executable) -> bool:
@@ -352,7 +455,8 @@ def _compile(dialect, statement: Executable, keys: tuple, count: int) -> Optiona
                 by_name = dict(zip(order, binds))
                 binds = [by_name[name] for name in _NAMED.findall(sql)]
                 sql, named = _NAMED.sub("%s", sql), ()
-            made = _Compiled(sql, tuple(binds), named, results, bool(compiled._result_columns), rows=bool(count))
+            made = _Compiled(sql, tuple(binds), named, results, bool(compiled._result_columns), rows=bool(count),
+                             pipelined=_pipelined(dialect))
     return made
 
 
@@ -387,19 +491,19 @@ def _json_as_given(type_, process: Optional[Callable]) -> Optional[Callable]:
     return json_as_given
 
 
-def _values(compiled: _Compiled, row: dict[str, Any]) -> Union[dict[str, Any], tuple]:
-    """The driver's parameters of one row: by name (psycopg), else in order (SQLite's ``?``)."""
-    if compiled.rows:  # (``row`` is the list of rows; a key is (row's index, key))
-        values = [(process(value) if process else value)
-                  for key, process, constant in compiled.binds
-                  for value in ((row[key[0]][key[1]] if constant is _NO_CONSTANT else constant),)]
+def _values(compiled: _Compiled, params: Any) -> Union[dict[str, Any], list]:
+    """The driver's parameters of one statement: by name (psycopg), else in order
+    (SQLite's ``?``; ``params`` is the list of rows of a multi-row statement)."""
+    if compiled.rows:
+        values: list = []
+        row_values = compiled.row_values
+        for row in params:
+            values += row_values(row)
     else:
-        values = [(process(value) if process else value)
-                  for key, process, constant in compiled.binds
-                  for value in ((row[key] if constant is _NO_CONSTANT else constant),)]
+        values = compiled.row_values(params)
     if compiled.named:
         return dict(zip(compiled.named, values))
-    return tuple(values)
+    return values
 
 
 def _sent(compiled: _Compiled, params) -> Any:
@@ -417,26 +521,38 @@ def _sent(compiled: _Compiled, params) -> Any:
 
 
 def _rows_of(compiled: _Compiled, fetched: list) -> list[tuple]:
-    processors = compiled.results
-    if not any(processors):
-        return [tuple(row) for row in fetched]
-    return [tuple(p(v) if p else v for p, v in zip(processors, row)) for row in fetched]
+    """The driver's rows as tuples, each column through its result processor."""
+    processing = compiled.processing
+    if not processing:
+        return fetched if fetched[0].__class__ is tuple else [tuple(row) for row in fetched]
+    rows = []
+    for row in fetched:
+        values = list(row)
+        for i, process in processing:
+            values[i] = process(values[i])
+        rows.append(tuple(values))
+    return rows
 
 
 def _execute_now(connection, entry: _Entry) -> None:
     """Run ``entry`` on the driver's cursor (SQLite: a function call, nothing to hold)."""
     compiled, params = entry.compiled, entry.params
-    many = isinstance(params, list)
-    # seen like any other statement (the statement counts of the tests; held writes first)
-    connection.dispatch.before_cursor_execute(connection, None, compiled.sql, params, None, many)
-    dbapi = connection.connection.dbapi_connection
-    cursor = dbapi.cursor()
+    many = params.__class__ is list
+    if connection._has_events or connection.engine._has_events:
+        # seen like any other statement (the statement counts of the tests)
+        connection.dispatch.before_cursor_execute(connection, None, compiled.sql, params, None, many)
+    cursor = connection.connection.dbapi_connection.cursor()
     try:
         rows: list[tuple] = []
         rowcount = 0
         if many and not compiled.returns and not compiled.rows:
             cursor.executemany(compiled.sql, [_values(compiled, row) for row in params])
             rowcount = cursor.rowcount
+        elif not compiled.parts and (not many or compiled.rows):  # (one statement)
+            cursor.execute(compiled.sql, _values(compiled, params))
+            if compiled.returns:
+                rows = cursor.fetchall()
+            rowcount = max(cursor.rowcount, 0)
         else:
             for sql, values in _sent(compiled, params):
                 cursor.execute(sql, values)
@@ -480,6 +596,7 @@ def _pipeline(connection, entries: list[_Entry], *, commit: bool) -> None:
     with psycopg's autocommit on (it then sends no ``BEGIN`` of its own; its ``commit``
     and ``rollback`` still end the transaction, which the server holds open); autocommit
     is off again when the next transaction begins (:func:`_driver_begins_again`)."""
+    _listen_pipelined(connection.engine)
     pool_entry = connection.connection
     dbapi = pool_entry.dbapi_connection
     dbapi_error = connection.dialect.loaded_dbapi.Error
@@ -546,6 +663,8 @@ except ImportError:  # pragma: no cover
 def _send_with_commit(session: Session) -> None:
     """The held statements go with the COMMIT; what the session holds unflushed is
     written first, so nothing is left to write once the transaction is committed."""
+    if not _LISTENING:  # (no engine of this process holds statements: SQLite's)
+        return
     held = _held_on(session)
     if held:
         session.flush()  # (a statement it writes sends the held ones before it)
@@ -563,14 +682,42 @@ def _held_on(session: Session) -> list:
                  if conn.info.get(_HELD)}.values())
 
 
-@event.listens_for(Engine, "before_cursor_execute")
+#: The engines whose connections can hold statements (psycopg's), listened to below.
+_LISTENING: "weakref.WeakSet[Engine]" = weakref.WeakSet()
+_LISTENING_LOCK = threading.Lock()
+
+
+def listen_pipelined(engine: Engine) -> None:
+    """Have ``engine`` send what its connections hold before any other statement, and
+    drop it on a rollback or a check-in (psycopg's engines: done by
+    :func:`service.plumbing.db.configure_engine`, and before anything is first held or
+    sent here on an engine that was not configured so).
+
+    Listened to on these engines only, not on every engine: SQLAlchemy dispatches a
+    connection's events (its begin, each statement, its commit) only on an engine that has
+    listeners, and SQLite's, which never holds a statement, has none of these."""
+    if engine in _LISTENING:
+        return
+    with _LISTENING_LOCK:
+        if engine in _LISTENING:
+            return
+        # (first: the held statements are sent, and seen by other listeners, before the next)
+        event.listen(engine, "before_cursor_execute", _send_before_next, insert=True)
+        event.listen(engine, "begin", _driver_begins_again)
+        event.listen(engine, "rollback", _drop_on_rollback)
+        event.listen(engine, "checkin", _drop_on_checkin)
+        _LISTENING.add(engine)
+
+
+_listen_pipelined = listen_pipelined
+
+
 def _send_before_next(connection, _cursor, _statement, _params, _context, _many) -> None:
     """A statement after held ones: they go first, in order."""
     if _HELD in connection.info:
         _send(connection)
 
 
-@event.listens_for(Engine, "begin")
 def _driver_begins_again(connection) -> None:
     """psycopg sends the ``BEGIN`` of a transaction again (see :func:`_pipeline`)."""
     pool_entry = connection.connection
@@ -586,7 +733,6 @@ def _driver_begins(dbapi_connection, info: dict) -> None:
         info.pop(_OWN_BEGIN, None)
 
 
-@event.listens_for(Engine, "rollback")
 def _drop_on_rollback(connection) -> None:
     _dropped(connection.info.pop(_HELD, ()))
 
@@ -596,7 +742,6 @@ def _dropped(entries) -> None:
         entry.dropped = True
 
 
-@event.listens_for(Pool, "checkin")
 def _drop_on_checkin(dbapi_connection, record) -> None:
     if record is not None:
         _dropped(record.info.pop(_HELD, ()))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
-from typing import Optional
+from typing import Any, Optional
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -67,11 +67,25 @@ class Checkpointer:
                 self._commits = 0
                 self._due = True
 
-    def checked_in(self) -> None:
-        """A connection is back in the pool, its transaction over: start the checkpoint
-        that is due, unless one is running.  (Not at the commit itself: SQLAlchemy tells of
-        a commit before it reaches SQLite, and a checkpoint racing it would leave that
-        commit's pages behind, so the log would never start anew.)"""
+    def checked_in(self, dbapi_connection: Any = None, record: Any = None) -> None:
+        """A connection is back in the pool, its transaction over: count it as a commit if
+        it changed rows since it was last here, then start the checkpoint that is due,
+        unless one is running.  (Not at the commit itself: SQLAlchemy tells of a commit
+        before it reaches SQLite, and a checkpoint racing it would leave that commit's
+        pages behind, so the log would never start anew.)
+
+        Counted here, by SQLite's count of the rows the connection changed, rather than
+        by listening to the engine's commits: an engine with a listener of its
+        connections' events has every begin, statement and commit of every request
+        dispatched to its listeners, and this was the SQLite engine's only one.  (A
+        transaction that wrote and rolled back counts too: a checkpoint a little early.)"""
+        if dbapi_connection is not None and record is not None:
+            changes = dbapi_connection.total_changes
+            if changes != record.info.get(_CHANGES, 0):
+                record.info[_CHANGES] = changes
+                self.committed()
+        if not self._due:
+            return
         with self._lock:
             if not self._due or (self._running is not None and self._running.is_alive()):
                 return
@@ -120,17 +134,16 @@ def checkpoint_beside(engine: Engine, every: int = EVERY_COMMITS) -> Optional[Ch
     def _raise_own_trigger(dbapi_connection, _record):  # pragma: no cover - trivial
         dbapi_connection.execute(f"PRAGMA wal_autocheckpoint={SAFETY_PAGES}")
 
-    @event.listens_for(engine, "commit")
-    def _count(_connection):
-        checkpointer.committed()
-
     @event.listens_for(engine, "checkin")
-    def _after(_dbapi_connection, _record):
-        checkpointer.checked_in()
+    def _after(dbapi_connection, record):
+        checkpointer.checked_in(dbapi_connection, record)
 
     _CHECKPOINTERS[engine] = checkpointer
     return checkpointer
 
+
+#: ``ConnectionPoolEntry.info`` key: the connection's ``total_changes`` when last checked in.
+_CHANGES = "capua.wal_changes"
 
 _CHECKPOINTERS: "weakref.WeakKeyDictionary[Engine, Checkpointer]" = weakref.WeakKeyDictionary()
 
