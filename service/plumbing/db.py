@@ -62,6 +62,38 @@ class UTCDateTime(TypeDecorator):
             value = value.replace(tzinfo=dt.timezone.utc)
         return value
 
+    # The two processors below do what ``TypeDecorator`` composes from the methods above
+    # and the dialect's own processor, in one function: a command reads ~25 of these
+    # columns and binds ~10, and the composed form costs two Python calls more for each.
+
+    def bind_processor(self, dialect):
+        impl = self.impl_instance.bind_processor(dialect)
+        utc = dt.timezone.utc
+
+        def process(value):
+            if value is not None and value.tzinfo is not None:
+                value = value.astimezone(utc)
+            return impl(value) if impl is not None else value
+
+        return process
+
+    def result_processor(self, dialect, coltype):
+        impl = self.impl_instance.result_processor(dialect, coltype)
+        utc = dt.timezone.utc
+        if impl is None:
+            def process(value):
+                if value is not None and value.tzinfo is None:
+                    value = value.replace(tzinfo=utc)
+                return value
+        else:
+            def process(value):
+                value = impl(value)
+                if value is not None and value.tzinfo is None:
+                    value = value.replace(tzinfo=utc)
+                return value
+
+        return process
+
 
 class Base(DeclarativeBase):
     """The declarative base: JSON for dicts, aware UTC for datetimes."""
