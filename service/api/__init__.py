@@ -127,6 +127,7 @@ def register(app: Flask) -> None:
 
 def _no_store_by_default(response: Any) -> Any:
     """API answers are per user and change with every move: never cache them unasked."""
-    if request.path.startswith("/api/") and "Cache-Control" not in response.headers:
-        response.headers["Cache-Control"] = "no-store"
+    headers = response.headers
+    if request.path.startswith("/api/") and "Cache-Control" not in headers:
+        headers.add("Cache-Control", "no-store")  # (absent: added, without ``set``'s scan for others)
     return response

@@ -16,15 +16,19 @@ resource shares, so each resource module only states what is particular to it:
 
 from __future__ import annotations
 
+import functools
+import inspect
 from copy import deepcopy
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
-from flask import request
+from flask import Response, current_app, request
 from flask_smorest import Blueprint
+from flask_smorest.utils import set_status_and_headers_in_response, unpack_tuple_response
 
 from service.api.body import JsonBodyParser, UnsupportedMediaType, is_json_mimetype
 from service.identity import auth
 from service.plumbing.idempotency import idempotent
+from service.plumbing.json_input import read_request_json
 
 #: Where the API lives; every resource's blueprint is under it.
 PREFIX = "/api/v1"
@@ -107,6 +111,47 @@ class ApiBlueprint(Blueprint):
         doc["headers"].append("Idempotency-Key")
         doc["errors"].extend((409, 422))
         return wrapped
+
+    @staticmethod
+    def plain_path(plain: Callable[[Any], Optional[dict]], schema: type, status: int) -> Callable[[Callable], Callable]:
+        """Serve a plainly valid JSON body without webargs' and flask-smorest's layers.
+
+        Put it right above ``arguments``/``response`` (below ``mutation``).  When the
+        request's JSON body is one that ``plain`` loads (what the ``arguments`` schema
+        would load from it, else ``None``), the view is called with that, and its answer
+        dumped by ``schema`` and encoded by the app's JSON provider, as the
+        ``response`` decorator (``status``) would: the same answer, without parsing
+        the body's location, the schema's generic loading, and two layers of wrappers
+        on the path every client takes (a command).  Anything else (no body, another
+        content type, a body ``plain`` does not take) goes through the decorators
+        below as ever, so every refusal is theirs.  The OpenAPI document is theirs too.
+        """
+
+        def decorator(func: Callable) -> Callable:
+            view = inspect.unwrap(func)
+            dump = schema().dump
+
+            @functools.wraps(func)
+            def wrapper(*args: Any, **kwargs: Any) -> Any:
+                req = request._get_current_object()
+                loaded = None
+                if req.content_length and is_json_mimetype(req.mimetype):
+                    loaded = plain(read_request_json(req))
+                if loaded is None:
+                    return func(*args, **kwargs)
+                result, status_code, headers = unpack_tuple_response(view(loaded, *args, **kwargs))
+                if isinstance(result, Response):
+                    set_status_and_headers_in_response(result, status_code, headers)
+                    return result
+                response = current_app.json.response(dump(result))
+                set_status_and_headers_in_response(response, status_code, headers)
+                if status_code is None:
+                    response.status_code = status
+                return response
+
+            return wrapper
+
+        return decorator
 
     @staticmethod
     def reads_headers(*names: str) -> Callable[[Callable], Callable]:

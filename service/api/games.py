@@ -32,6 +32,7 @@ from service.api.schemas import (
     GameStateSchema,
     GameTellingSchema,
     JoinGameSchema,
+    plain_command,
 )
 from service.plumbing.database import config, session
 from service.plumbing.db import Game
@@ -130,6 +131,7 @@ def list_decisions(game_id: str):
 @blp.errors(403, 404, 409, 412)
 @blp.reads_headers("If-Match")
 @blp.mutation
+@blp.plain_path(plain_command, CommandResultSchema, 200)
 @blp.arguments(CommandSchema)
 @blp.response(200, CommandResultSchema, headers=_ETAG_HEADER)
 def submit_command(args, game_id: str):

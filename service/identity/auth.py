@@ -414,7 +414,8 @@ def current_requester() -> Optional[Requester]:
     token's owner, anything else (a malformed header, a revoked token) is nobody, and
     the cookie is not consulted.  Without the header, the session cookie decides.
     """
-    found = g.get("capua_requester", _UNKNOWN)
+    held = g._get_current_object()  # (asked several times a request: one lookup of ``g`` each)
+    found = held.get("capua_requester", _UNKNOWN)
     if found is not _UNKNOWN:
         return found
     header = request.headers.get("Authorization")
@@ -422,9 +423,9 @@ def current_requester() -> Optional[Requester]:
         found = _requester_from_bearer(header)
     else:
         user = _user_from_cookie()
-        g.capua_user = user
+        held.capua_user = user
         found = None if user is None else Requester.of(user)
-    g.capua_requester = found
+    held.capua_requester = found
     return found
 
 

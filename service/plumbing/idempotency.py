@@ -136,19 +136,22 @@ def purge_expired_keys(sessions: Any, config: Config) -> int:
     return purged
 
 
+#: The body's canonical JSON (keys sorted, no spaces, ASCII): one encoder, made once.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def request_fingerprint() -> str:
-    """A hash of what makes two requests "the same request" for a key."""
-    body = request.get_data(cache=True)
+    """A hash of what makes two requests "the same request" for a key: the method, path,
+    query and ``If-Match``, and the body's JSON meaning (its canonical text), else its
+    bytes."""
+    req = request._get_current_object()
     try:
-        canonical = json.dumps(read_request_json(request), sort_keys=True, separators=(",", ":"),
-                               ensure_ascii=True).encode("ascii")
+        canonical = _CANONICAL.encode(read_request_json(req)).encode("ascii")
     except ServiceError:
-        canonical = body
-    digest = hashlib.sha256()
-    for part in (request.method, request.path, request.query_string.decode("latin-1"),
-                 request.headers.get("If-Match", "")):
-        digest.update(part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x00")
+        canonical = req.get_data(cache=True)
+    head = "\x00".join((req.method, req.path, req.query_string.decode("latin-1"), req.headers.get("If-Match", "")))
+    digest = hashlib.sha256(head.encode("utf-8", "surrogatepass"))
+    digest.update(b"\x00")
     digest.update(canonical)
     return digest.hexdigest()
 
@@ -240,7 +243,7 @@ def _run_claimed(session: Session, config: Config, principal: str, key: str, fin
     claim_id = claim().scalar()
     defer(session, _statements(session).answer, {
         "claim_id": claim_id, "status_code": response.status_code, "response_body": response.get_data(as_text=True),
-        "response_headers": {h: response.headers[h] for h in REPLAYED_HEADERS if h in response.headers}})
+        "response_headers": _replayed_headers(response)})
     try:
         commit(session)
     except IntegrityError:
@@ -251,6 +254,21 @@ def _run_claimed(session: Session, config: Config, principal: str, key: str, fin
         raise LostRace("Another request changed the same thing first; reload and retry.") from None
     _committed()
     return response
+
+
+_REPLAYED_BY_NAME = {name.lower(): name for name in REPLAYED_HEADERS}
+
+
+def _replayed_headers(response: Response) -> dict[str, str]:
+    """The headers of ``response`` that a replay repeats, in :data:`REPLAYED_HEADERS`'
+    order, each the first of its name: read in one pass over the headers, where asking
+    the headers for each name scans them every time."""
+    found: dict[str, str] = {}
+    for name, value in response.headers.items():
+        wanted = _REPLAYED_BY_NAME.get(name.lower())
+        if wanted is not None and wanted not in found:
+            found[wanted] = value
+    return {name: found[name] for name in REPLAYED_HEADERS if name in found}
 
 
 def _rollback_unless_held(session: Session, claim: Callable[[], Any]) -> None:

@@ -83,3 +83,49 @@ def test_a_command_body_loads_as_marshmallow_loads_it(body):
     else:
         assert schema.load(body) == expected
         assert plain_command(body) == expected
+
+
+def _owed_body(ann, game_id: str) -> dict:
+    listing = ann.get(f"games/{game_id}/decisions").get_json()
+    owed = [d for d in listing["decisions"] if d["mode"] != "free"][0]
+    choice = owed["options"][0] if owed.get("options") else owed["default"]
+    return {"type": choice["type"], "args": choice["args"], "expected_version": listing["version"]}
+
+
+def test_a_plain_command_takes_the_short_way_and_answers_as_the_schemas_would(ann, monkeypatch):
+    """The command route serves a plainly valid body without webargs (its parser is never
+    asked), and its answer is encoded as the app's JSON encodes every answer."""
+    from flask import json as flask_json
+
+    from service.api.body import JsonBodyParser
+    from tests.api.players import create_game
+
+    game = create_game(ann, game_type="pax", seats=2, bot_seats=[1], my_seat=0)
+    body = _owed_body(ann, game["id"])
+
+    def not_asked(*args, **kwargs):
+        raise AssertionError("the plain path went through webargs")
+
+    monkeypatch.setattr(JsonBodyParser, "parse", not_asked)
+    response = ann.post(f"games/{game['id']}/commands", json=body, idempotent=True)
+    assert response.status_code == 200, response.get_json()
+    answer = response.get_json()
+    assert set(answer) <= {"version", "events", "decisions", "outcome"}
+    assert response.headers["ETag"] == f'"{answer["version"]}"'
+    assert response.mimetype == "application/json"
+    with ann.flask_client.application.app_context():
+        expected = flask_json.jsonify(answer).get_data(as_text=True)
+    assert response.get_data(as_text=True) == expected
+
+
+@pytest.mark.parametrize("body", [{"type": "play", "extra": 1}, {"type": "play", "expected_version": "3"}, {}])
+def test_a_command_body_the_plain_path_does_not_take_is_refused_by_marshmallow(ann, body):
+    from tests.api.players import create_game
+    from tests.api.support import assert_error
+
+    game = create_game(ann, game_type="pax", seats=2, bot_seats=[1], my_seat=0)
+    refused = ann.post(f"games/{game['id']}/commands", json=body, idempotent=True)
+    error = assert_error(refused, 422, "invalid_input")
+    with pytest.raises(ValidationError) as marshmallows:
+        Schema.load(CommandSchema(), body)
+    assert error["details"]["fields"]["json"] == marshmallows.value.messages
