@@ -116,25 +116,30 @@ def match_decision(pending: Pending, command: Command) -> Optional[Decision]:
         return None
     if pending.chance is not None:
         raise NotYourDecision("the game is waiting for chance to be resolved")
-    mine = [d for d in pending.decisions if d.seat == command.seat and _takes_type(d, command.type)]
+    seat, command_type = command.seat, command.type
+    mine = [d for d in pending.decisions if d.seat == seat and _takes_type(d, command_type)]
     if not mine:
-        if not any(_takes_type(d, command.type) for d in pending.decisions):
-            raise NoSuchDecision(f"no open decision takes {command.type!r}")
-        raise NotYourDecision(f"seat {command.seat} has no open decision taking {command.type!r}")
-    args = dict(command.args)
+        if not any(_takes_type(d, command_type) for d in pending.decisions):
+            raise NoSuchDecision(f"no open decision takes {command_type!r}")
+        raise NotYourDecision(f"seat {seat} has no open decision taking {command_type!r}")
+    args: Optional[dict] = None  # made only when an answer is compared by value
     first_error: Optional[Exception] = None
     for decision in mine:
         if decision.options is not None:
-            # an answer picked from the listing is one of the options themselves
+            # an answer picked from the listing (a bot's, a forced one) is one of the options themselves
             for opt in decision.options:
                 if opt is command:
                     return decision
-            if any(opt.type == command.type and dict(opt.args) == args for opt in decision.options):
+            if args is None:
+                args = dict(command.args)
+            if any(opt.type == command_type and dict(opt.args) == args for opt in decision.options):
                 return decision
             first_error = first_error or IllegalCommand(
-                f"{command.type} {args} is not among the legal options of {decision.id}"
+                f"{command_type} {args} is not among the legal options of {decision.id}"
             )
         else:
+            if args is None:
+                args = dict(command.args)
             try:
                 validate_schema(decision.schema or {}, args)
             except Exception as err:  # BadArguments
@@ -146,9 +151,10 @@ def match_decision(pending: Pending, command: Command) -> Optional[Decision]:
 
 
 def _takes_type(decision: Decision, command_type: str) -> bool:
-    if decision.options is None:
+    options = decision.options
+    if options is None:
         return decision.command_type == command_type
-    for opt in decision.options:
+    for opt in options:
         if opt.type == command_type:
             return True
     return False

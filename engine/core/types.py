@@ -164,7 +164,11 @@ class Pending:
 
     @property
     def blocking(self) -> tuple[Decision, ...]:
-        return tuple([d for d in self.decisions if d.mode != "free"])
+        decisions = self.decisions
+        for d in decisions:
+            if d.mode == "free":
+                return tuple([d for d in decisions if d.mode != "free"])
+        return decisions  # nothing free among them (most moments of most games)
 
 
 @dataclass(frozen=True)

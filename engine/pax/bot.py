@@ -29,13 +29,14 @@ hidden cards, each hand and draw) are all public or told by the visible events.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
-from typing import Any
+from typing import Any, Callable, TypeVar
 
+from engine.core.records import evolve
 from engine.core.search import Budget, outcome_share
 from engine.core.types import Command, Decision, Outcome
 from engine.pax.card_set import CATEGORIES, Card, CardSet, second_copy
-from engine.pax.scoring import SOLO_NEEDED, strength, with_bonuses
+from engine.pax.rules import RULES
+from engine.pax.scoring import SOLO_NEEDED, with_bonuses
 from engine.pax.state import PaxState, legion_value, symbol_counts
 from engine.pax.table import START_AUREI
 
@@ -85,6 +86,44 @@ def _cards_by_id(card_set: CardSet) -> dict[str, Card]:
     return found[1]
 
 
+V = TypeVar("V")
+
+#: Piles remembered per function of :func:`_per_pile`, all forgotten at once past it.
+_MOST_PILES = 512
+
+
+def _per_pile(fn: Callable[[tuple[Card, ...]], V]) -> Callable[[tuple[Card, ...]], V]:
+    """``fn(pile)`` computed once per pile, the pile found by its identity.
+
+    A search asks about the same tableaux, legions and Rome again and again: the worlds
+    of one decision share every public pile, and a rollout's states share each pile until
+    a card joins or leaves it.  An entry holds its pile, so the pile's ``id`` cannot pass
+    to another tuple meanwhile.  The answer is shared: read only.
+    """
+    cache: dict[int, tuple[tuple[Card, ...], V]] = {}
+
+    def cached(pile: tuple[Card, ...]) -> V:
+        found = cache.get(id(pile))
+        if found is not None and found[0] is pile:
+            return found[1]
+        value = fn(pile)
+        if len(cache) >= _MOST_PILES:
+            cache.clear()
+        cache[id(pile)] = (pile, value)
+        return value
+
+    return cached
+
+
+#: :func:`~engine.pax.state.symbol_counts` and :func:`~engine.pax.state.legion_value` of a pile,
+#: read only.
+_counts = _per_pile(symbol_counts)
+_value = _per_pile(legion_value)
+
+#: (id(open), id(hidden)) -> (open, hidden, Rome's symbols per category): see :func:`_rome_known`.
+_ROME: dict[tuple[int, int], tuple[tuple[Card, ...], tuple[Card, ...], dict[str, int]]] = {}
+
+
 def card_of(state: PaxState, card_id: str) -> Card:
     """The card with ``card_id``: from the card set, or wherever it lies (hand-built tables)."""
     found = _cards_by_id(state.card_set).get(card_id)
@@ -132,7 +171,7 @@ def _deal(state: PaxState, slots: list[tuple[str, int]], pool: list[Card]) -> Pa
             current = list(changes.get(name, getattr(state, name)))
             current[other] = cards
             changes[name] = tuple(current)
-    return replace(state, **changes)
+    return evolve(state, **changes)
 
 
 def redact(state: PaxState, seat: int) -> PaxState:
@@ -145,7 +184,7 @@ def redact(state: PaxState, seat: int) -> PaxState:
     out = _deal(state, slots, pool)
     gold = tuple(g if s == seat else START_AUREI for s, g in enumerate(state.gold))
     choices = tuple(c if s == seat else None for s, c in enumerate(state.setup_choices))
-    return replace(out, gold=gold, setup_choices=choices)
+    return evolve(out, gold=gold, setup_choices=choices)
 
 
 def determinize(redacted: PaxState, seat: int, rng: Any) -> PaxState:
@@ -161,7 +200,17 @@ def determinize(redacted: PaxState, seat: int, rng: Any) -> PaxState:
 # --- valuing --------------------------------------------------------------------------
 
 def _rome_known(state: PaxState) -> dict[str, int]:
-    return symbol_counts(state.rome_open + state.rome_hidden)
+    """Rome's symbols per category (read only), once per pair of its piles."""
+    open_, hidden = state.rome_open, state.rome_hidden
+    key = (id(open_), id(hidden))
+    found = _ROME.get(key)
+    if found is not None and found[0] is open_ and found[1] is hidden:
+        return found[2]
+    counts = symbol_counts(open_ + hidden)
+    if len(_ROME) >= _MOST_PILES:
+        _ROME.clear()
+    _ROME[key] = (open_, hidden, counts)
+    return counts
 
 
 def card_value(state: PaxState, seat: int, card: Card) -> float:
@@ -170,7 +219,7 @@ def card_value(state: PaxState, seat: int, card: Card) -> float:
     Rulebook, Winner: "2 per category laid; 3 per category where the player is stronger
     than Rome; 1 per fleet and army symbol"; solo: categories stronger than Rome, all 7 laid.
     """
-    mine = symbol_counts(state.tableaux[seat])
+    mine = _counts(state.tableaux[seat])
     rome = _rome_known(state)
     cat = card.category
     value = 0.25 * card.symbols
@@ -179,7 +228,7 @@ def card_value(state: PaxState, seat: int, card: Card) -> float:
     if not state.solo:
         # specialise where no other player does: a category is denied to Rome only by one
         # player stronger than it, and two players sharing it out seldom get there
-        others = max((symbol_counts(t)[cat] for s, t in enumerate(state.tableaux) if s != seat), default=0)
+        others = max((_counts(t)[cat] for s, t in enumerate(state.tableaux) if s != seat), default=0)
         if 0 < mine[cat] and others <= mine[cat]:
             value += SPECIALISE
         elif others > mine[cat]:
@@ -210,7 +259,7 @@ def _intrigue_value(state: PaxState, seat: int, card: Card, mine: dict[str, int]
     the gap a share of that, and one on top of a safe lead little."""
     threat = rome_threat(state)
     have = mine["intrigue"]
-    others = max((symbol_counts(t)["intrigue"] for s, t in enumerate(state.tableaux) if s != seat), default=0)
+    others = max((_counts(t)["intrigue"] for s, t in enumerate(state.tableaux) if s != seat), default=0)
     value = 1.0 + 3.0 * threat
     if have > others + INTRIGUE_MARGIN + 1:
         return value * 0.3  # a safe lead already
@@ -222,13 +271,13 @@ def _intrigue_value(state: PaxState, seat: int, card: Card, mine: dict[str, int]
 def _rome_holds(state: PaxState, category: str) -> bool:
     """Rulebook, Winner: Rome holds a category with "as many or more symbols than any player"."""
     rome = _rome_known(state)[category]
-    return all(symbol_counts(t)[category] <= rome for t in state.tableaux)
+    return all(_counts(t)[category] <= rome for t in state.tableaux)
 
 
 def rome_threat(state: PaxState) -> float:
     """How likely Rome is to hold 4 categories, from the categories it holds now."""
     rome = with_bonuses(_rome_known(state))
-    players = [with_bonuses(symbol_counts(t)) for t in state.tableaux]
+    players = [with_bonuses(_counts(t)) for t in state.tableaux]
     holds = sum(1 for c in CATEGORIES if all(rome[c] >= p[c] for p in players))
     return 1 / (1 + math.exp(-(holds - 3.5) * 1.3))
 
@@ -236,7 +285,7 @@ def rome_threat(state: PaxState) -> float:
 def rome_gain(state: PaxState, card: Card) -> float:
     """How much ``card`` would help Rome hold its category against the best player."""
     rome = _rome_known(state)
-    best = max((symbol_counts(t)[card.category] for t in state.tableaux), default=0)
+    best = max((_counts(t)[card.category] for t in state.tableaux), default=0)
     if rome[card.category] >= best + 3:
         return 0.2  # Rome holds it anyway
     if rome[card.category] + card.symbols >= best:
@@ -247,7 +296,7 @@ def rome_gain(state: PaxState, card: Card) -> float:
 def _clears_next(state: PaxState, legion: int, extra: int) -> bool:
     """Whether legion ``legion`` (0-based), with ``extra`` more aurei of cards, is the one
     that goes to Rome at the round's end ("ties: the lower legion")."""
-    values = [legion_value(cards) for cards in state.legions]
+    values = [_value(cards) for cards in state.legions]
     values[legion] += extra
     top = max(values)
     return values.index(top) == legion and top > 0
@@ -282,7 +331,7 @@ def _option_score(state: PaxState, seat: int, command: Command) -> float:
         return score
     if kind == "buy_legion":
         legion = int(args["legion"]) - 1
-        price = legion_value(state.legions[legion])
+        price = _value(state.legions[legion])
         return legion_worth(state, seat, legion) - 0.7 * price
     if kind == "skip_buy":
         return 0.5
@@ -328,8 +377,8 @@ def _race_open(state: PaxState, seat: int, held: int = 0) -> bool:
         return False
     if not _end_near(state) and rome_threat(state) < URGENT_THREAT:
         return False
-    mine = symbol_counts(state.tableaux[seat])["intrigue"] + held
-    others = max((symbol_counts(t)["intrigue"] for s, t in enumerate(state.tableaux) if s != seat), default=0)
+    mine = _counts(state.tableaux[seat])["intrigue"] + held
+    others = max((_counts(t)["intrigue"] for s, t in enumerate(state.tableaux) if s != seat), default=0)
     return mine <= others + INTRIGUE_MARGIN
 
 
@@ -371,7 +420,7 @@ def candidates(state: PaxState, decision: Decision, rng: Any) -> list[Command]:
 # --- judging a table ------------------------------------------------------------------
 
 def _points(state: PaxState, seat: int, rome: dict[str, int]) -> float:
-    mine = strength(state.tableaux[seat])
+    mine = with_bonuses(_counts(state.tableaux[seat]))
     laid = sum(1 for c in CATEGORIES if mine[c])
     stronger = sum(1 for c in CATEGORIES if mine[c] > rome[c])
     return 2 * laid + 3 * stronger + mine["fleet"] + mine["army"] + (1 if state.primus == seat else 0)
@@ -379,14 +428,14 @@ def _points(state: PaxState, seat: int, rome: dict[str, int]) -> float:
 
 def evaluate(state: PaxState, seat: int) -> float:
     """A share of a win, from the table as it would score now, softened for what is to come."""
-    rome = strength(state.rome_open + state.rome_hidden)
+    rome = with_bonuses(_rome_known(state))
     if state.solo:
-        mine = strength(state.tableaux[0])
+        mine = with_bonuses(_counts(state.tableaux[0]))
         stronger = sum(1 for c in CATEGORIES if mine[c] > rome[c])
         laid = sum(1 for c in CATEGORIES if mine[c])
         margin = stronger - SOLO_NEEDED[state.solo_level] + 0.3 * (laid - len(CATEGORIES)) + 0.5
         return 1 / (1 + math.exp(-1.5 * margin))
-    players = [strength(t) for t in state.tableaux]
+    players = [with_bonuses(_counts(t)) for t in state.tableaux]
     holds = sum(1 for c in CATEGORIES if all(rome[c] >= p[c] for p in players))
     # early on Rome "holds" every category nobody has laid yet: the table as it stands
     # says less the more of the deck is still to come
@@ -437,6 +486,12 @@ class PaxKnowledge:
 
     def reward(self, outcome: Outcome, seat: int) -> float:
         return reward(outcome, seat)
+
+    def fold(self, state: PaxState, command: Command) -> PaxState:
+        """The state after ``command`` (a listed option, or chance), each event folded once:
+        the rules fold as they decide (``decide_and_fold``), where ``decide`` and ``apply``
+        would fold every event twice."""
+        return RULES.decide_and_fold(state, command)[0]
 
 
 KNOWLEDGE = PaxKnowledge()

@@ -45,9 +45,14 @@ class Recorder:
         self.events: list[Event] = []
 
     def record(self, event_type: str, data: Mapping[str, Any]) -> None:
-        event = Event(event_type, dict(data), EVENT_VERSIONS.get(event_type, 1))
+        """Record and fold one event.  ``data`` becomes the event's own: every rule builds
+        it afresh for the event and never changes it afterwards, so it is not copied
+        (a mapping that is not a plain dict still is)."""
+        event = Event(event_type, data if data.__class__ is dict else dict(data), EVENT_VERSIONS.get(event_type, 1))
         self.events.append(event)
-        self.state = apply_event(self.state, event)
+        fold = _APPLY.get(event_type)
+        if fold is not None:
+            self.state = fold(self.state, event.data)
 
 
 def _add_gold(state: PaxState, seat: int, amount: int) -> tuple[int, ...]:

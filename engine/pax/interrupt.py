@@ -24,7 +24,7 @@ from __future__ import annotations
 from engine.core.types import Command, Decision
 from engine.pax import errors
 from engine.pax.events import Recorder
-from engine.pax.laying import INTERRUPT_LAY_COST, lay_problem, lay_problems, settle_primus
+from engine.pax.laying import INTERRUPT_LAY_COST, lay_problem, layable, settle_primus
 from engine.pax.state import PaxState, find
 
 #: The senator window exists only with two copies of the game.
@@ -44,8 +44,7 @@ def addressed_after(state: PaxState, seat: int) -> list[int]:
 
 def response_options(state: PaxState, seat: int) -> tuple[Command, ...]:
     """The cards ``seat`` may lay in the window (each for 1 aureus, within the limits)."""
-    problems = lay_problems(state, seat, INTERRUPT_LAY_COST)
-    return tuple(Command(seat, "lay_card", {"card": c.id}) for c in state.hands[seat] if problems[c.id] is None)
+    return tuple([Command(seat, "lay_card", {"card": c.id}) for c in layable(state, seat, INTERRUPT_LAY_COST)[0]])
 
 
 def open_window(rec: Recorder, senator_seat: int) -> None:

@@ -29,15 +29,34 @@ def limit_problem(counts: Mapping[str, int], card: Card) -> Optional[RuleViolati
     symbols must each stay within max(land, intrigue) symbols.  Bonus armies/fleets count only
     at scoring, never here.  ``counts``: the symbols of the tableau the card joins, per category
     (:func:`~engine.pax.state.symbol_counts`)."""
-    if card.category not in ("army", "fleet"):
+    if not over_limit(counts, card):
         return None
     cap = max(counts["land"], counts["intrigue"])
     after = counts[card.category] + card.symbols
-    if after <= cap:
-        return None
     error = errors.ArmyLimitExceeded if card.category == "army" else errors.FleetLimitExceeded
     return error(f"{after} {card.category} symbols would exceed your limit of {cap} "
                  f"(the larger of your land and intrigue symbols)")
+
+
+def over_limit(counts: Mapping[str, int], card: Card) -> bool:
+    """Whether laying ``card`` breaks the army or fleet limit (:func:`limit_problem`)."""
+    category = card.category
+    if category != "army" and category != "fleet":
+        return False
+    return counts[category] + card.symbols > max(counts["land"], counts["intrigue"])
+
+
+def layable(state: PaxState, seat: int, cost: int) -> tuple[list[Card], int, int]:
+    """The cards of ``seat``'s hand it may lay for ``cost`` aurei now, and how many of the
+    others are refused for want of aurei and for the army or fleet limit: what
+    :func:`lay_problems` tells, without making the refusals (asked for every decision to
+    lay, where only the legal cards and the numbers are wanted)."""
+    hand = state.hands[seat]
+    if state.gold[seat] < cost:
+        return [], len(hand), 0
+    counts = symbol_counts(state.tableaux[seat])
+    legal = [c for c in hand if not over_limit(counts, c)]
+    return legal, 0, len(hand) - len(legal)
 
 
 def lay_problem(state: PaxState, seat: int, card_id: object, cost: int) -> Optional[RuleViolation]:
@@ -103,15 +122,10 @@ def lay_decision(state: PaxState) -> Decision:
     laid = len(state.laid_this_turn)
     cost = lay_cost(laid)
     stop = Command(seat, "take_income", {})
-    problems = lay_problems(state, seat, cost)
-    options = tuple([Command(seat, "lay_card", {"card": c.id}) for c in state.hands[seat] if problems[c.id] is None])
+    legal, short_of_aurei, over = layable(state, seat, cost)
+    options = tuple([Command(seat, "lay_card", {"card": c.id}) for c in legal])
     options += (stop,)
-    blocked = {"hand": len(state.hands[seat]), "aurei": 0, "limit": 0}
-    for problem in problems.values():
-        if isinstance(problem, errors.NotEnoughAurei):
-            blocked["aurei"] += 1
-        elif isinstance(problem, (errors.ArmyLimitExceeded, errors.FleetLimitExceeded)):
-            blocked["limit"] += 1
+    blocked = {"hand": len(state.hands[seat]), "aurei": short_of_aurei, "limit": over}
     price = "is free" if cost == 0 else f"costs {cost} {'aureus' if cost == 1 else 'aurei'}"
     prompt = (f"Lay a card from your hand (this one {price}), or stop laying and take your income."
               if len(options) > 1 else

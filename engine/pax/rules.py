@@ -17,7 +17,7 @@ from engine.core.chance import RESOLVE_CHANCE
 from engine.core.errors import BadArguments, GameOver, NoSuchDecision
 from engine.core.game import match_decision
 from engine.core.memo import once_per_state
-from engine.core.types import SYSTEM_SEAT, Command, Event, Outcome, Pending, Viewer
+from engine.core.types import SYSTEM_SEAT, Command, Decision, Event, Outcome, Pending, Viewer
 from engine.pax import flow, interrupt, laying, setup, turn, views
 from engine.pax.card_set import CardSetError, load_card_set
 from engine.pax.events import Recorder, apply_event
@@ -85,6 +85,15 @@ _HANDLERS: dict[str, Callable[[Recorder, Command], None]] = {
 }
 
 
+#: step of the turn -> the decision it asks.
+_TURN_STEPS: dict[str, Callable[[PaxState], Decision]] = {
+    "choose": turn.choose_decision,
+    "draw": turn.assign_decision,
+    "buy": turn.buy_decision,
+    "lay": laying.lay_decision,
+}
+
+
 class PaxRules:
     """PAX for 1-8 seats (5-8 with two copies of the game; 1 is the solo game)."""
 
@@ -126,12 +135,7 @@ class PaxRules:
         if state.phase == "interrupt" and state.responders:
             return Pending(decisions=(interrupt.interrupt_decision(state),))
         if state.phase == "turn":
-            build = {
-                "choose": turn.choose_decision,
-                "draw": turn.assign_decision,
-                "buy": turn.buy_decision,
-                "lay": laying.lay_decision,
-            }.get(state.step)
+            build = _TURN_STEPS.get(state.step)
             if build is not None:
                 return Pending(decisions=(build(state),))
         return Pending()

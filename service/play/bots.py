@@ -127,6 +127,7 @@ def autoplay(
     left to the player, and ``standing`` records which events each answer made.
     """
     bot_seats = frozenset(bot_seats)
+    free_answer = getattr(registry.bot_knowledge(rules.name), "free_answer", None)
     events: list[Event] = []
     for _ in range(max_steps):
         if rules.outcome(state) is not None:
@@ -135,19 +136,21 @@ def autoplay(
         if pending.chance is not None:
             state, made = step_as_stored(rules, state, chance_command(pending.chance, draw))
         else:
-            free = _free_answer(rules, state, pending.decisions, bot_seats)
+            free = _free_answer(free_answer, state, pending.decisions, bot_seats) if free_answer is not None else None
             if free is not None:
                 state, made = step_as_stored(rules, state, free)
                 events.extend(made)
                 continue
-            owed = [d for d in pending.blocking if d.seat in bot_seats]
-            forced = _forced(pending.blocking, pending.decisions, bot_seats)
+            blocking = pending.blocking
+            owed = [d for d in blocking if d.seat in bot_seats]
+            humans_owe = len(owed) < len(blocking)  # else nothing is forced or ordered for a human
+            forced = _forced(blocking, pending.decisions, bot_seats) if humans_owe else None
             if forced is not None and (not owed or forced[0].order <= min(d.order for d in owed)):
                 state, made = step_as_stored(rules, state, forced[1])
                 events.extend(made)
                 continue
-            ordered = _standing_answer(standing, pending.blocking, bot_seats, _phase_of(rules, state)) \
-                if standing is not None else None
+            ordered = _standing_answer(standing, blocking, bot_seats, _phase_of(rules, state)) \
+                if standing is not None and humans_owe else None
             if ordered is not None and (not owed or ordered[0].order <= min(d.order for d in owed)):
                 decision, command, order_id = ordered
                 try:
@@ -184,13 +187,10 @@ def owed_by_bots(rules: Rules, state: Any, bot_seats: Collection[int]) -> bool:
     return rules.outcome(state) is None and any(d.seat in bot_seats for d in rules.pending(state).blocking)
 
 
-def _free_answer(rules: Rules, state: Any, decisions: Sequence[Decision],
-                 bot_seats: frozenset[int]) -> Optional[Command]:
-    """The first free action a bot seat takes on what was offered to it, if any."""
-    knowledge = registry.bot_knowledge(rules.name)
-    answer = getattr(knowledge, "free_answer", None)
-    if answer is None:
-        return None
+def _free_answer(answer: Callable[[Any, Decision], Optional[Command]], state: Any,
+                 decisions: Sequence[Decision], bot_seats: frozenset[int]) -> Optional[Command]:
+    """The first free action a bot seat takes on what was offered to it, if any
+    (``answer``: the game's bot knowledge's ``free_answer``)."""
     for decision in decisions:
         if decision.seat in bot_seats and decision.mode == "free":
             command = answer(state, decision)
