@@ -24,6 +24,7 @@ from flask_migrate import Migrate
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import FlushError
+import sqlalchemy
 from sqlalchemy.orm.session import SessionTransactionState
 
 from service.plumbing.config import Config
@@ -105,6 +106,11 @@ _PREPARED = SessionTransactionState.PREPARED
 _COMMITTED = SessionTransactionState.COMMITTED
 _CLOSED = SessionTransactionState.CLOSED
 
+#: :func:`commit` walks SQLAlchemy's own transaction objects, whose attributes are not
+#: its public API: it does so only on the release it was written and tested against
+#: (2.1); on any other, every commit is ``session.commit()``.
+_KNOWN_RELEASE = sqlalchemy.__version__.split(".")[:2] == ["2", "1"]
+
 
 def commit(session: Session) -> None:
     """``session.commit()``, for the request's one transaction, without SQLAlchemy's
@@ -122,6 +128,9 @@ def commit(session: Session) -> None:
     as SQLAlchemy's would (prepared, or active if it failed before): the caller rolls
     it back as ever.
     """
+    if not _KNOWN_RELEASE:
+        session.commit()
+        return
     transaction = session._transaction
     if (transaction is None or transaction._parent is not None or transaction.nested
             or transaction._state is not _ACTIVE or session.twophase
