@@ -55,10 +55,33 @@ class Preferences:
 def _merge(user: User, row: Optional[NotificationPreference],
            game_row: Optional[GameNotificationPreference]) -> Preferences:
     """The user's settings: the defaults, their global row over them, the game's
-    overrides over that.  Built in one go (every command's fan-out asks)."""
+    overrides over that.  Every command asks for its players' settings, so what a
+    merge of plain rows (:mod:`service.play.at_hand`'s, named tuples, compared by value)
+    made is kept: the same rows make the same settings, without checking the time
+    zone and building the frozen dataclass again (the ORM's objects are merged anew)."""
+    plain = (row is None or isinstance(row, tuple)) and (game_row is None or isinstance(game_row, tuple))
+    if not plain:
+        return _merged(user.language, user.timezone, row, game_row)
+    key = (user.language, user.timezone, row, game_row)
+    found = _MERGED.get(key)
+    if found is None:
+        if len(_MERGED) >= _MOST_MERGED:
+            _MERGED.clear()
+        found = _MERGED[key] = _merged(user.language, user.timezone, row, game_row)
+    return found
+
+
+#: Settings merged from plain rows, by (language, time zone, global row, game row).
+_MERGED: dict[tuple, Preferences] = {}
+_MOST_MERGED = 1024
+
+
+def _merged(language: Optional[str], timezone: Optional[str], row: Optional[NotificationPreference],
+            game_row: Optional[GameNotificationPreference]) -> Preferences:
+    """:func:`_merge`'s settings, built."""
     given: dict[str, Any] = {
-        "language": i18n.language_or_default(user.language),
-        "timezone": user.timezone if clock.is_time_zone(user.timezone) else "UTC",
+        "language": i18n.language_or_default(language),
+        "timezone": timezone if clock.is_time_zone(timezone) else "UTC",
     }
     if row is not None:
         given.update(act_delivery=row.act_delivery, info_delivery=row.info_delivery,

@@ -162,10 +162,12 @@ def card_names(view: Any, wanted: Optional[Collection[str]] = None) -> dict[str,
 _LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
-def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
+def seat_names(session: Session, seats: Sequence[Seat], users: Optional[Mapping[int, User]] = None) -> dict[int, str]:
     """What players are called in mail: display name, else the address's local part, with
-    the seat's letter as the boards draw it (``Ann (A)``, ``Bot B``)."""
-    users = get_rows(session, User, [s.user_id for s in seats if s.user_id is not None])
+    the seat's letter as the boards draw it (``Ann (A)``, ``Bot B``).  ``users``: the
+    seated players by id, when the caller has them (else they are read)."""
+    if users is None or any(s.user_id is not None and s.user_id not in users for s in seats):
+        users = get_rows(session, User, [s.user_id for s in seats if s.user_id is not None])
     out = {}
     for s in seats:
         if s.is_bot:
@@ -223,6 +225,23 @@ def visible_event(rules: Rules, seq: int, event: Event, viewer: Optional[int]) -
     return {"seq": seq, "type": event.type, "data": data}
 
 
+def _visible_events(rules: Rules, appended: Sequence[tuple[int, Event]], viewer: int) -> list[dict]:
+    """The latest :data:`MAX_EVENTS_PER_NOTE` of ``appended`` as ``viewer`` may see them
+    (:func:`visible_event` of each, without a call per event: a bot's turn is ~20)."""
+    visible, meta = rules.visible, meta_events.visible
+    out = []
+    for seq, event in appended:
+        kind = event.type
+        data = meta(event, viewer) if kind.startswith(_META) else visible(event, viewer)
+        if data is not None:
+            out.append({"seq": seq, "type": kind, "data": data})
+    return out[-MAX_EVENTS_PER_NOTE:]
+
+
+#: Type prefix of the service's own events (:func:`service.play.meta_events.is_meta`).
+_META = meta_events.PREFIX
+
+
 def on_append(session: Session, config: Config, game: Game, rules: Rules, state: Any,
               appended: Sequence[tuple[int, Event]], seats: Sequence[Seat], change: fanout.Change) -> None:
     """The fan-out listener: a notification row per human player who should hear of this.
@@ -243,7 +262,7 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
     if not users.keys() <= prefs.keys():
         prefs = preferences_for(session, list(users.values()), game.id)
     last = change.last_mailed if change.last_mailed is not None else _last_mailed(session, users)
-    names = seat_names(session, seats)
+    names = seat_names(session, seats, users)
     finished = game.status == "finished"
     pending = rules.pending(state) if not finished else None
     phase = _once(lambda: phase_key(rules, state))
@@ -252,8 +271,7 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
         user = users.get(seat.user_id)
         if user is None:
             continue
-        events = [v for seq, e in appended if (v := visible_event(rules, seq, e, seat.seat)) is not None]
-        events = events[-MAX_EVENTS_PER_NOTE:]
+        events = _visible_events(rules, appended, seat.seat)
         mine = [d for d in (pending.for_seat(seat.seat) if pending else ())
                 if (d.id, seat.seat) in new_keys]
         if finished:

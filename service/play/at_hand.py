@@ -139,16 +139,16 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
     game_row, seat_row = changing_row(Game), changing_row(Seat)
     session.flush()  # what the caller added (a standing order) counts; Core does not autoflush
     for row in run(session, query, {"game_id": game_id}):
-        if game is None:
+        if game is None:  # (the game and its clock are the same on every row)
             game = game_row(*row[:games])
+            clock = _plain(GameClock, row, clock_at)
+            if clock is None:
+                hold_absent(session, GameClock, game.id)
+            else:
+                hold_plain(session, GameClock, game.id, clock)
         seat = seat_row(*row[games:seats_at])
         last, has_orders, has_hooks = row[-3:]
         seats.append(seat)
-        clock = _plain(GameClock, row, clock_at)
-        if clock is None:
-            hold_absent(session, GameClock, game.id)
-        else:
-            hold_plain(session, GameClock, game.id, clock)
         webhooks = webhooks or bool(has_hooks)
         user = _plain(User, row, user_at)
         if user is None:

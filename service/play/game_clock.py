@@ -80,10 +80,30 @@ def checked_clock(spec: Any, default_hours: int) -> tuple[int, dict]:
 
 
 def policy_for(session: Session, game: Game) -> ClockPolicy:
+    """The game's clock policy.  Every command asks (its decisions' deadlines), so the
+    policy of a plain clock row (:mod:`service.play.at_hand`'s, a named tuple, compared
+    by value) is kept with the game's hours: the same row makes the same policy."""
     row = get_row(session, GameClock, game.id)
     if row is None:  # a game from before clock policies: the plain clock
         return ClockPolicy(hours=game.clock_hours)
-    return ClockPolicy(hours=game.clock_hours, time_of_day=row.time_of_day, timezone=row.timezone,
+    if not isinstance(row, tuple):
+        return _policy(game.clock_hours, row)
+    key = (game.clock_hours, row)
+    found = _POLICIES.get(key)
+    if found is None:
+        if len(_POLICIES) >= _MOST_POLICIES:
+            _POLICIES.clear()
+        found = _POLICIES[key] = _policy(game.clock_hours, row)
+    return found
+
+
+#: Policies of plain clock rows, by (the game's hours, the row).
+_POLICIES: dict[tuple, ClockPolicy] = {}
+_MOST_POLICIES = 1024
+
+
+def _policy(hours: int, row: GameClock) -> ClockPolicy:
+    return ClockPolicy(hours=hours, time_of_day=row.time_of_day, timezone=row.timezone,
                        weekend_pause=row.weekend_pause, bot_after_missed=row.bot_after_missed, vacation=row.vacation,
                        window_hours=row.window_hours, stand_in=row.stand_in)
 

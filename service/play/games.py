@@ -500,7 +500,7 @@ class _OpenDecisionStatements:
     gone: Any      # DELETE the game's rows but those ``keep`` names, by (decision id, seat)
     all_gone: Any  # DELETE every row of the game
     upsert: Any    # INSERT one row, or move a kept row's version; RETURNING what it holds
-    arrays: bool   # ``gone`` takes the kept pairs as two arrays (PostgreSQL), else a JSON list
+    arrays: bool   # PostgreSQL: ``upsert`` does ``gone``'s DELETE too, the kept pairs as two arrays
 
 
 @functools.lru_cache(maxsize=None)
@@ -510,26 +510,31 @@ def _open_decision_statements(dialect: str) -> _OpenDecisionStatements:
     table = OpenDecision.__table__
     mine = table.c.game_id == bindparam("game_id")
     insert = dialect_insert(dialect)(table)
+    upsert = insert.on_conflict_do_update(
+        index_elements=["game_id", "decision_id", "seat"], set_={"version": insert.excluded.version},
+    ).returning(table.c.id, table.c.decision_id, table.c.seat, table.c.opened_version, table.c.deadline_at)
     if dialect == "postgresql":
         # the kept pairs as two arrays: one SQL text whatever their number (an expanding
-        # list is rendered anew for each), so the statement can be held for the next
-        # one (:func:`~service.plumbing.statements.defer`)
+        # list is rendered anew for each)
         kept = select(func.unnest(bindparam("keep_ids", type_=postgresql.ARRAY(String))),
                       func.unnest(bindparam("keep_seats", type_=postgresql.ARRAY(Integer))))
+        # The DELETE rides in the upsert, as its WITH: one statement, not two.  Both run
+        # on the statement's snapshot and touch disjoint rows (the DELETE those not kept,
+        # the upsert those kept or new), so neither needs to see the other's work; with
+        # several rows the upsert runs once per row, each time with the same DELETE,
+        # which finds nothing more to do after the first.
+        gone = table.delete().where(table.c.game_id == bindparam("gone_game_id"),
+                                    tuple_(table.c.decision_id, table.c.seat).not_in(kept))
+        upsert = upsert.add_cte(gone.cte("gone"))
     else:
         # the kept pairs as one JSON array of pairs, for the same reason (and so the
         # statement runs on the driver: :mod:`service.plumbing.statements`)
         pair = literal_column("value")
         kept = (select(func.json_extract(pair, "$[0]"), func.json_extract(pair, "$[1]"))
                 .select_from(func.json_each(bindparam("keep", type_=JSON))))
-    return _OpenDecisionStatements(
-        gone=table.delete().where(mine, tuple_(table.c.decision_id, table.c.seat).not_in(kept)),
-        all_gone=table.delete().where(mine),
-        upsert=insert.on_conflict_do_update(
-            index_elements=["game_id", "decision_id", "seat"], set_={"version": insert.excluded.version},
-        ).returning(table.c.id, table.c.decision_id, table.c.seat, table.c.opened_version, table.c.deadline_at),
-        arrays=dialect == "postgresql",
-    )
+        gone = table.delete().where(mine, tuple_(table.c.decision_id, table.c.seat).not_in(kept))
+    return _OpenDecisionStatements(gone=gone, all_gone=table.delete().where(mine), upsert=upsert,
+                                   arrays=dialect == "postgresql")
 
 
 def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: Any, *,
@@ -554,8 +559,9 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
 
     Two statements whatever changed: a ``DELETE`` of the rows no longer wanted, and one
     ``INSERT ... ON CONFLICT DO UPDATE`` of the wanted ones that returns every row, new
-    or kept (a kept row still carries the version it was first opened at).  Both are
-    built once per dialect (:func:`_open_decision_statements`).
+    or kept (a kept row still carries the version it was first opened at); on
+    PostgreSQL one, the ``DELETE`` in the upsert's ``WITH``.  Both are built once per
+    dialect (:func:`_open_decision_statements`).
     """
     now = now or utcnow()
     seats = seats if seats is not None else _seats(session, game.id)
@@ -570,9 +576,9 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
     if not wanted:
         defer(session, statements.all_gone, {"game_id": game.id})
         return {}, [], {}
-    if statements.arrays:
-        defer(session, statements.gone, {"game_id": game.id, "keep_ids": [d for d, _ in wanted],
-                                         "keep_seats": [s for _, s in wanted]})
+    gone: dict[str, Any] = {}
+    if statements.arrays:  # (the upsert's own DELETE)
+        gone = {"gone_game_id": game.id, "keep_ids": [d for d, _ in wanted], "keep_seats": [s for _, s in wanted]}
     else:
         defer(session, statements.gone, {"game_id": game.id, "keep": [list(pair) for pair in wanted]})
     policy = game_clock.policy_for(session, game)
@@ -580,16 +586,19 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
     users = get_rows(session, User, [u for u in holders.values() if u is not None])
     prefs = settings.preferences_for(session, list(users.values()), game.id)
     values = []
-    for (decision_id, seat), d in wanted.items():
+    written = {}
+    version = game.version
+    for key, d in wanted.items():
+        decision_id, seat = key
         user_id = holders[seat]
         mode = clock.clock_mode(d.mode, seat, d.prompt_args)  # a window's target: the decision clock
         deadline = None if d.mode == "free" else game_clock.deadline_of(policy, mode, now)
         lead = prefs[user_id].reminder_lead_hours if user_id in prefs else None
-        values.append({"game_id": game.id, "decision_id": decision_id, "seat": seat, "user_id": user_id,
-                       "mode": d.mode, "version": game.version, "opened_version": game.version, "opened_at": now,
-                       "deadline_at": deadline,
-                       "remind_at": game_clock.reminder_at(policy, mode, deadline, lead, now)})
-    written = {(v["decision_id"], v["seat"]): v for v in values}
+        written[key] = row = {
+            "game_id": game.id, "decision_id": decision_id, "seat": seat, "user_id": user_id, "mode": d.mode,
+            "version": version, "opened_version": version, "opened_at": now, "deadline_at": deadline,
+            "remind_at": game_clock.reminder_at(policy, mode, deadline, lead, now), **gone}
+        values.append(row)
     deadlines: dict[tuple[str, int], Optional[dt.datetime]] = {}
     opened: list[fanout.Opened] = []
     # One statement for every row (an executemany that SQLAlchemy sends as one multi-row

@@ -26,7 +26,6 @@ from typing import Any, Iterable, Optional
 from sqlalchemy import event, inspect, select, tuple_
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlalchemy.orm.util import identity_key
 
 _ABSENT = "capua.rows.absent"
 _HELD = "capua.rows.held"
@@ -136,10 +135,20 @@ def changing_row(model: Any) -> type:
 def settle_loaded(session: Session, model: Any, key: Any, values: dict[str, Any]) -> None:
     """Give the ORM's object of ``model`` ``key``, if the session has one loaded (a caller
     read it before a path changed the plain row), the values a Core statement just wrote."""
-    loaded = session.identity_map.get(identity_key(model, key))
+    identity_map = session.identity_map
+    if not identity_map:  # (a command's session mostly holds no object of the ORM)
+        return
+    loaded = identity_map.get((_identity_class(model), key if isinstance(key, tuple) else (key,), None))
     if loaded is not None:
         for name, value in values.items():
             set_committed_value(loaded, name, value)
+
+
+@functools.lru_cache(maxsize=None)
+def _identity_class(model: Any) -> type:
+    """The class in ``model``'s identity keys (:func:`~sqlalchemy.orm.util.identity_key`
+    builds the same key, at several times the cost of a tuple)."""
+    return inspect(model)._identity_class
 
 
 def hold_plain(session: Session, model: Any, key: Any, row: tuple) -> None:

@@ -27,13 +27,18 @@ from tests.api.statement_counter import StatementCounter
 #: executemany); the open decisions' ``DELETE`` and upsert; the notification; the
 #: idempotency answer.  A command that crosses a snapshot boundary writes one more row.
 #: No ORM flush is left on that path (the statements are Core, the notification included);
-#: the arena's only command ends the game, whose row the ORM writes.
+#: the arena's only command ends the game, whose row the ORM writes.  On PostgreSQL the
+#: open decisions' ``DELETE`` rides in their upsert (its ``WITH``): one statement fewer
+#: wherever a decision stays open (:data:`FEWER_ON_POSTGRESQL`).
 CASES = [
     ("pax", 2, {}, 9, 0, 1),
     ("rom", 2, {}, 9, 0, 1),
     ("spartacus", 3, {"max_rounds": 2}, 9, 0, 1),
     ("spartacus_arena", 2, {}, 9, 1, 1),
 ]
+#: Statements fewer on PostgreSQL, by game (the arena's one command ends the game: no
+#: decision is left open, so there is no upsert for the ``DELETE`` to ride in).
+FEWER_ON_POSTGRESQL = {"pax": 1, "rom": 1, "spartacus": 1}
 COMMANDS = 6
 
 
@@ -87,6 +92,8 @@ def test_a_command_costs_few_statements_in_one_transaction(app, ann, game_type, 
     # crosses the boundary: counted apart, at most one per command.
     assert all(c["by_kind"].get("INSERT snapshots", 0) <= 1 for c in counts), counts
     worst = max(c["statements"] - c["by_kind"].get("INSERT snapshots", 0) for c in counts)
+    if database.engine(app).dialect.name == "postgresql":
+        most_statements -= FEWER_ON_POSTGRESQL.get(game_type, 0)
     assert worst <= most_statements, counts
     assert max(c["flushes"] for c in counts) <= most_flushes, counts
 
@@ -115,9 +122,9 @@ def test_the_answer_built_in_hand_is_what_reading_back_gives(ann, game_type, sea
 #: ``COMMIT`` included), at most.  Measured before: 11 (``BEGIN``, nine statements,
 #: ``COMMIT``), then 7 with the writes held for the commit.  Now 3: [``BEGIN`` + the token
 #: (read again: the client's earlier change saw it live) + the idempotency claim + the game
-#: with what it needs], [the version ``UPDATE`` + the events + the ``DELETE`` of closed
-#: decisions + the open decisions' upsert], [the notification + the idempotency answer +
-#: ``COMMIT``].
+#: with what it needs], [the version ``UPDATE`` + the events + the open decisions' upsert
+#: with the ``DELETE`` of closed ones in its ``WITH``], [the notification + the idempotency
+#: answer + ``COMMIT``].
 MOST_ROUND_TRIPS = 3
 
 
