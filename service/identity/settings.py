@@ -9,6 +9,7 @@ come from the user row itself.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence
 
@@ -60,20 +61,8 @@ def _merge(user: User, row: Optional[NotificationPreference],
     made is kept: the same rows make the same settings, without checking the time
     zone and building the frozen dataclass again (the ORM's objects are merged anew)."""
     plain = (row is None or isinstance(row, tuple)) and (game_row is None or isinstance(game_row, tuple))
-    if not plain:
-        return _merged(user.language, user.timezone, row, game_row)
-    key = (user.language, user.timezone, row, game_row)
-    found = _MERGED.get(key)
-    if found is None:
-        if len(_MERGED) >= _MOST_MERGED:
-            _MERGED.clear()
-        found = _MERGED[key] = _merged(user.language, user.timezone, row, game_row)
-    return found
-
-
-#: Settings merged from plain rows, by (language, time zone, global row, game row).
-_MERGED: dict[tuple, Preferences] = {}
-_MOST_MERGED = 1024
+    merge = _merged_once if plain else _merged
+    return merge(user.language, user.timezone, row, game_row)
 
 
 def _merged(language: Optional[str], timezone: Optional[str], row: Optional[NotificationPreference],
@@ -95,6 +84,11 @@ def _merged(language: Optional[str], timezone: Optional[str], row: Optional[Noti
         if game_row.reminder_lead_hours is not None:
             given["reminder_lead_hours"] = game_row.reminder_lead_hours
     return Preferences(**given)
+
+
+#: :func:`_merged` of plain rows (named tuples, compared by value): the same rows make
+#: the same settings.
+_merged_once = functools.lru_cache(maxsize=1024)(_merged)
 
 
 def preferences(session: Session, user: User, game_id: Optional[str] = None) -> Preferences:

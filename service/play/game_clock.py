@@ -10,6 +10,7 @@ when they pass.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any, Mapping, Optional
 
 from sqlalchemy.orm import Session
@@ -86,26 +87,19 @@ def policy_for(session: Session, game: Game) -> ClockPolicy:
     row = get_row(session, GameClock, game.id)
     if row is None:  # a game from before clock policies: the plain clock
         return ClockPolicy(hours=game.clock_hours)
-    if not isinstance(row, tuple):
-        return _policy(game.clock_hours, row)
-    key = (game.clock_hours, row)
-    found = _POLICIES.get(key)
-    if found is None:
-        if len(_POLICIES) >= _MOST_POLICIES:
-            _POLICIES.clear()
-        found = _POLICIES[key] = _policy(game.clock_hours, row)
-    return found
-
-
-#: Policies of plain clock rows, by (the game's hours, the row).
-_POLICIES: dict[tuple, ClockPolicy] = {}
-_MOST_POLICIES = 1024
+    make = _policy_once if isinstance(row, tuple) else _policy
+    return make(game.clock_hours, row)
 
 
 def _policy(hours: int, row: GameClock) -> ClockPolicy:
     return ClockPolicy(hours=hours, time_of_day=row.time_of_day, timezone=row.timezone,
                        weekend_pause=row.weekend_pause, bot_after_missed=row.bot_after_missed, vacation=row.vacation,
                        window_hours=row.window_hours, stand_in=row.stand_in)
+
+
+#: :func:`_policy` of plain clock rows (named tuples, compared by value), with the game's
+#: hours: the same row makes the same policy.
+_policy_once = functools.lru_cache(maxsize=1024)(_policy)
 
 
 def deadline_of(policy: ClockPolicy, mode: str, opened: dt.datetime) -> dt.datetime:
