@@ -17,6 +17,14 @@ only reads, are held for the transaction as plain named tuples
 (:mod:`service.plumbing.rows`); and the rows it found missing (a player who never changed a setting, a game without a clock of
 its own) are remembered as missing, so the code further down the path that asks for
 them with :func:`~service.plumbing.rows.get_row` costs no statement.
+
+On PostgreSQL the game's ``open_decisions`` rows are read too, in a second statement that
+travels in the same round trip (after the game's: see :func:`load`): with them in hand,
+the command knows before writing which of the decisions it leaves open are new and when
+the others' deadlines fall, so the open decisions' upsert need not be answered before
+the commit, and everything the command writes goes with the COMMIT in one round trip
+(:func:`service.play.games.refresh_open_decisions`).  On SQLite, where a statement is a
+function call and the upsert's answer comes at once, they are not read.
 """
 
 from __future__ import annotations
@@ -35,12 +43,13 @@ from service.plumbing.db import (
     GameNotificationPreference,
     Notification,
     NotificationPreference,
+    OpenDecision,
     Seat,
     StandingOrder,
     User,
     WebhookEndpoint,
 )
-from service.plumbing.statements import run
+from service.plumbing.statements import ahead, pipelined
 from service.plumbing.rows import changing_row, hold_absent, hold_plain, plain_row
 
 
@@ -51,7 +60,9 @@ class AtHand:
     ``last_mailed``: when each seated player was last mailed a notification (players
     never mailed are absent); ``standing_orders``: whether any human player keeps an
     enabled standing order that may apply to this game; ``webhooks``: whether any enabled
-    webhook endpoint covers the game.
+    webhook endpoint covers the game; ``open_decisions``: the game's ``open_decisions``
+    rows as they stood, each row's ``deadline_at`` by ``(decision id, seat)``, where they
+    were read (PostgreSQL), else ``None``.
     """
 
     game: Any  # changing_row(Game)
@@ -59,6 +70,7 @@ class AtHand:
     last_mailed: Mapping[int, dt.datetime] = field(default_factory=dict)
     standing_orders: bool = False
     webhooks: bool = False
+    open_decisions: Optional[Mapping[tuple[str, int], Optional[dt.datetime]]] = None
 
 
 #: What the command only reads, read as plain rows (:func:`~service.plumbing.rows.plain_row`).
@@ -121,6 +133,14 @@ def _query() -> tuple[Select, tuple[int, int], tuple[tuple[int, int, int], ...]]
     return query, (len(_columns(Game)), len(_columns(Game)) + len(_columns(Seat))), tuple(spans)
 
 
+@lru_cache(maxsize=1)
+def _open_decisions_query() -> Select:
+    """The game's ``open_decisions`` rows, as :attr:`AtHand.open_decisions` keeps them;
+    built once."""
+    table = OpenDecision.__table__
+    return select(table.c.decision_id, table.c.seat, table.c.deadline_at).where(table.c.game_id == bindparam("game_id"))
+
+
 def _plain(model, row, span: tuple[int, int, int]) -> Optional[tuple]:
     """``model``'s plain row in ``row`` at ``span``; ``None`` where the outer join found none."""
     start, end, key = span
@@ -138,7 +158,14 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
     query, (games, seats_at), (clock_at, user_at, prefs_at, game_prefs_at) = _query()
     game_row, seat_row = changing_row(Game), changing_row(Seat)
     session.flush()  # what the caller added (a standing order) counts; Core does not autoflush
-    for row in run(session, query, {"game_id": game_id}):
+    found = ahead(session, query, {"game_id": game_id})
+    # The open decisions after the game, in the same round trip: each statement reads what
+    # was committed when it ran, so rows newer than the game read are possible, and a
+    # writer that committed them moved the game's version too: the command's version
+    # UPDATE then finds the game moved and loses the race.  Read before the game, rows
+    # older than it would pass unnoticed.
+    decisions = ahead(session, _open_decisions_query(), {"game_id": game_id}) if pipelined(session) else None
+    for row in found.rows():
         if game is None:  # (the game and its clock are the same on every row)
             game = game_row(*row[:games])
             clock = _plain(GameClock, row, clock_at)
@@ -169,4 +196,8 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
         standing = standing or (bool(has_orders) and not seat.is_bot)
     if game is None:
         return None
-    return AtHand(game=game, seats=seats, last_mailed=mailed, standing_orders=standing, webhooks=webhooks)
+    open_decisions = None
+    if decisions is not None:
+        open_decisions = {(decision_id, seat): deadline for decision_id, seat, deadline in decisions.rows()}
+    return AtHand(game=game, seats=seats, last_mailed=mailed, standing_orders=standing, webhooks=webhooks,
+                  open_decisions=open_decisions)

@@ -47,6 +47,7 @@ from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.errors import Conflict, InvalidInput, LostRace
+from service.plumbing.statements import when_answered
 
 log = logging.getLogger(__name__)
 
@@ -69,10 +70,21 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
               appended: Sequence[tuple[int, Event]], seats: Sequence[Seat], change: fanout.Change) -> None:
     """Fan-out listener: have the deadlines of the decisions just opened scheduled after
     commit (their reminders were armed as they were written, by
-    :func:`service.play.games.refresh_open_decisions`)."""
-    due = [(o.id, o.deadline_at) for o in change.opened if o.deadline_at is not None]
-    if due:
+    :func:`service.play.games.refresh_open_decisions`).
+
+    A deadline is scheduled by its row's id, which a command on PostgreSQL learns only
+    from the open decisions' upsert, answered with the COMMIT: so the ids are read once
+    the statements held now are answered, before anything after the commit runs."""
+    opened = change.opened
+    if not any(o.deadline_at is not None for o in opened):
+        return
+
+    def schedule() -> None:
+        # (a row whose id never came back is left to the sweep)
+        due = [(o.id, o.deadline_at) for o in opened if o.deadline_at is not None and o.id is not None]
         dispatch.remember_deadlines(session, config, due)
+
+    when_answered(session, schedule)
 
 
 # --------------------------------------------------------------------------- applying deadlines

@@ -21,7 +21,7 @@ import functools
 import random
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from sqlalchemy import JSON, Integer, String, and_, bindparam, func, literal_column, or_, select, tuple_, update
@@ -43,7 +43,7 @@ from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.rows import get_rows
-from service.plumbing.statements import defer, dialect_insert, run
+from service.plumbing.statements import ahead, defer, dialect_insert, run, when_answered
 from service.words.seat_marks import seat_letter
 from service.plumbing.errors import (
     Conflict,
@@ -466,7 +466,8 @@ def _advance(
     )
     if book is not None and book.attributions:
         book.record_uses(session, game.id)
-    deadlines, opened, prefs = refresh_open_decisions(session, game, rules, state, seats=seats)
+    deadlines, opened, prefs = refresh_open_decisions(session, game, rules, state, seats=seats,
+                                                      stored=hand.open_decisions if hand is not None else None)
     change = fanout.Change(opened=opened, actors=frozenset(a for a in actors if a is not None),
                            last_mailed=hand.last_mailed if hand is not None else None,
                            webhooks=hand.webhooks if hand is not None else None, preferences=prefs)
@@ -539,6 +540,7 @@ def _open_decision_statements(dialect: str) -> _OpenDecisionStatements:
 
 def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: Any, *,
                            seats: Optional[Sequence[Seat]] = None, now: Optional[dt.datetime] = None,
+                           stored: Optional[Mapping[tuple[str, int], Optional[dt.datetime]]] = None,
                            ) -> tuple[dict[tuple[str, int], Optional[dt.datetime]], list[fanout.Opened],
                                       dict[int, settings.Preferences]]:
     """Make ``open_decisions`` list exactly the decisions open in ``state``; return the
@@ -562,6 +564,28 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
     or kept (a kept row still carries the version it was first opened at); on
     PostgreSQL one, the ``DELETE`` in the upsert's ``WITH``.  Both are built once per
     dialect (:func:`_open_decision_statements`).
+
+    ``stored``: the game's rows as they stood before this change, each one's
+    ``deadline_at`` by ``(decision id, seat)``, when the caller read them (a command on
+    PostgreSQL: :attr:`service.play.at_hand.AtHand.open_decisions`).  Then the new rows
+    and the kept rows' deadlines are known without the upsert's answer, and the upsert
+    travels with the COMMIT instead of in a round trip of its own; its answer, back
+    with the COMMIT's, gives the new rows their ids: until then each new row's
+    :class:`~service.play.fanout.Opened` has ``id`` ``None``, and the returned list is
+    filled in place before anything after the commit runs (read the ids from
+    :func:`~service.plumbing.statements.when_answered`, as
+    :func:`service.play.deadlines.on_append` does).
+
+    What ``stored`` shows may differ from the rows the upsert meets only through writers
+    that change ``open_decisions`` without moving the game's version, since one that
+    moves it makes this change lose its race (``stored`` is read after the game: see
+    :func:`service.play.at_hand.load`).  Those are a reminder marking the deadline it
+    reminded of (``reminded_for``) and a deadline's claim (``claimed_at``,
+    ``claim_token``): neither adds, removes or moves a row's deadline, so the answer is
+    the upsert's.  Were a row to change otherwise in between, the stored rows would still
+    be right (the upsert keeps a row it meets and inserts one it does not, as ever) and
+    only the answer would tell what ``stored`` said: a kept row's deadline as read, or a
+    row ``stored`` lacked as newly opened.
     """
     now = now or utcnow()
     seats = seats if seats is not None else _seats(session, game.id)
@@ -601,6 +625,21 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
         values.append(row)
     deadlines: dict[tuple[str, int], Optional[dt.datetime]] = {}
     opened: list[fanout.Opened] = []
+    if stored is not None:
+        for key, mine in written.items():
+            if key in stored:
+                deadlines[key] = stored[key]
+            else:
+                deadlines[key] = mine["deadline_at"]
+                # (in the order of the rows: the order of their ids, as below)
+                opened.append(fanout.Opened(id=None, decision_id=key[0], seat=key[1], user_id=mine["user_id"],
+                                            mode=mine["mode"], deadline_at=mine["deadline_at"]))
+        if opened:
+            answer = ahead(session, statements.upsert, values)
+            when_answered(session, functools.partial(_fill_ids, answer, opened))
+        else:
+            defer(session, statements.upsert, values)
+        return deadlines, opened, prefs
     # One statement for every row (an executemany that SQLAlchemy sends as one multi-row
     # INSERT), so its SQL is compiled once, not once per number of rows.
     for row_id, decision_id, seat, opened_version, deadline_at in run(session, statements.upsert, values):
@@ -613,6 +652,16 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
             deadlines[(decision_id, seat)] = deadline_at
     opened.sort(key=lambda o: o.id)
     return deadlines, opened, prefs
+
+
+def _fill_ids(answer: Any, opened: list[fanout.Opened]) -> None:
+    """Give each row of ``opened`` its id from the upsert's ``answer`` (in place).
+
+    Run once the answer is back, which may be after the COMMIT: nothing here may fail
+    then.  The upsert returns every row it wrote, so each finds its id (one it did not
+    find would keep ``None``, and its deadline is left to the sweep)."""
+    ids = {(decision_id, seat): row_id for row_id, decision_id, seat, _version, _deadline in answer.rows() or ()}
+    opened[:] = [replace(o, id=ids.get((o.decision_id, o.seat))) for o in opened]
 
 
 # ---------------------------------------------------------------- reading

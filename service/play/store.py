@@ -51,7 +51,7 @@ from engine.core.upcast import upcast
 from service.plumbing.db import Game, Snapshot, StoredEvent, utcnow
 from service.plumbing.errors import LostRace
 from service.plumbing.rows import settle_loaded
-from service.plumbing.statements import JsonText, defer, dialect_insert, takes_json_text
+from service.plumbing.statements import JsonText, defer, dialect_insert, pipelined, takes_json_text
 
 log = logging.getLogger(__name__)
 
@@ -181,9 +181,21 @@ def append(
     Raises :class:`LostRace` if another writer got there first
     (the version moved, or a ``(game_id, seq)`` already exists: on PostgreSQL, where the
     events (and a plain row's version ``UPDATE``) are held for the next statement, that
-    one is raised by the transaction's next statement or before its commit); after a unique
+    one is raised by the transaction's next statement or by its commit); after a unique
     violation the database has aborted the transaction, so the caller must roll back.
     Never commits.
+
+    A lost race is refused by the server itself, so that a plain row's ``UPDATE`` and the
+    events can travel with the COMMIT (one round trip on PostgreSQL) with no check of
+    the ``UPDATE``'s answer before it: the version moves only here, and a move from
+    version ``v`` always writes the event ``v + 1`` in the same transaction (the seqs
+    run from the version appended at, meta events and a new game's first events alike).
+    So a second writer decided against ``v`` finds, once the first has committed (the
+    first's ``UPDATE`` holds the game row until then, and the second's waits for it),
+    that its ``UPDATE`` moves no row and that its own event ``v + 1`` breaks the unique
+    ``(game_id, seq)``: the statement fails, the COMMIT after it is never run, and that
+    failure is the :class:`LostRace`.  An append of no events writes no seq: its
+    ``UPDATE``'s answer is checked before the commit, as is the ORM game's (at once).
     """
     events = list(events)
     if isinstance(actor_user_id, (list, tuple)):
@@ -206,10 +218,13 @@ def append(
         # decides the race, and a caller holding the ORM's game may go on after losing it.
         moved(session.connection().execute(_move_game(()), params))
     else:
-        # A command's plain row (at_hand): held like the events, its row count checked when
-        # it comes back, with the open decisions' upsert (one round trip on PostgreSQL) or
-        # before the COMMIT; a lost race is raised from there, and the caller rolls back.
-        defer(session, _move_game(tuple(changes)), {**params, **changes}, check=moved)
+        # A command's plain row (at_hand): held like the events, and sent with them.  On
+        # PostgreSQL with events to write, a lost race fails their INSERT (see above), so
+        # nothing needs the UPDATE's row count and both may go with the COMMIT; elsewhere
+        # its row count is checked when it comes back (at once on SQLite, before the
+        # COMMIT otherwise) and a lost race is raised from there.  The caller rolls back.
+        guarded = bool(events) and pipelined(session)
+        defer(session, _move_game(tuple(changes)), {**params, **changes}, check=None if guarded else moved)
     if isinstance(game, Game):
         set_committed_value(game, "version", new_version)
         set_committed_value(game, "updated_at", now)
@@ -238,10 +253,9 @@ def append(
         # would split it by which columns are null (the player's event, then the bots').
         # Each event's data is bound as the JSON text :func:`as_stored` made of it.
         # Held for the transaction's next statement on PostgreSQL (nobody reads what
-        # it returns), so it costs no round trip of its own; a duplicate ``seq`` (the
-        # version's conditional update lets no second writer get here) then fails
-        # that statement or the commit with the same LostRace, and the transaction rolls
-        # back all the same.
+        # it returns), so it costs no round trip of its own; a duplicate ``seq`` (a
+        # writer that lost the race: see above) then fails that statement or the
+        # COMMIT's round trip with the LostRace, and the transaction rolls back.
         defer(session, _INSERT_EVENTS, rows, on_error=functools.partial(_events_lost, game.id, expected_version))
 
     if state is not None:
@@ -251,19 +265,22 @@ def append(
     return appended
 
 
+#: What a writer that lost the race is told, whichever statement found it out (the same
+#: answer, whether the version's ``UPDATE`` moved no row or the events' INSERT failed).
+_LOST_RACE = "someone else changed this game first; reload it and try again"
+
+
 def _moved(game_id: str, expected_version: int, result: Any) -> None:
     """The version's ``UPDATE`` moved no row: another writer got there first."""
     if result.rowcount != 1:
-        raise LostRace("someone else changed this game first; reload it and try again",
-                       details={"game_id": game_id, "expected_version": expected_version})
+        raise LostRace(_LOST_RACE, details={"game_id": game_id, "expected_version": expected_version})
 
 
 def _events_lost(game_id: str, expected_version: int, error: Exception) -> Exception:
     """What a failed insert of a game's events means: a duplicate ``seq`` is a lost race."""
     if not isinstance(error, IntegrityError):
         return error
-    return LostRace("this game's events were written concurrently; reload it and try again",
-                    details={"game_id": game_id, "expected_version": expected_version})
+    return LostRace(_LOST_RACE, details={"game_id": game_id, "expected_version": expected_version})
 
 
 _GAMES = Game.__table__

@@ -128,11 +128,16 @@ class Rows:
 # of decisions no longer open, the notification rows, the idempotency answer), so
 # :func:`defer` holds them: they are sent, through psycopg's pipeline, in the same round
 # trip as the next statement that :func:`run` sends or as the COMMIT.  A write whose
-# answer decides something (the version's ``UPDATE``: did the race go our way?) is held
-# with a ``check`` of its answer, run when the answer comes back.  A statement whose
-# answer is wanted, but not at once (the idempotency key's claim, before the view reads
-# its game), is sent ahead (:func:`ahead`) the same way.  Elsewhere (SQLite, where a
-# statement is a function call) they run at once.
+# answer decides something (the version's ``UPDATE`` of an append without events: did
+# the race go our way?) is held with a ``check`` of its answer, run when the answer comes
+# back, and sent before the COMMIT; where the server itself refuses what must not be
+# committed (a command's events, whose unique seq fails a lost race:
+# :func:`service.play.store.append`), no check is needed and the write goes with the
+# COMMIT.  A statement whose answer is wanted, but not at once (the idempotency key's
+# claim, before the view reads its game), is sent ahead (:func:`ahead`) the same way, and
+# so is one whose answer is wanted only by work after the commit (:func:`when_answered`:
+# the ids of the open decisions a command opened).  Elsewhere (SQLite, where a statement
+# is a function call) they run at once.
 
 #: ``Connection.info`` key of the statements held for the transaction's next round trip.
 _HELD = "capua.held"
@@ -215,6 +220,29 @@ def ahead(session: Session, statement: Executable, params: Params = None, *,
     entry = _Entry(compiled, params, None, check, wanted=True)
     _hold(connection, entry)
     return Pending(connection, entry)
+
+
+def when_answered(session: Session, callback: Callable[[], None]) -> None:
+    """Run ``callback()`` once every statement held now for ``session``'s transaction
+    has its answer.
+
+    At once where nothing is held (SQLite, where statements run at once, or nothing
+    waiting); on PostgreSQL when the last of them comes back, with the transaction's
+    next round trip (the COMMIT's at the latest: then before anything after the commit
+    runs), after their checks; never if the transaction rolls back, or a statement of
+    that round trip fails, before.  For work that needs what a held statement returns
+    but not before the commit (the ids of the rows a command opened, for the deadlines
+    scheduled after it: :func:`service.play.deadlines.on_append`), so that the statement
+    can travel with the COMMIT rather than in a round trip of its own.
+    """
+    held = connection_of(session).info.get(_HELD)
+    if not held:
+        callback()
+        return
+    last = held[-1]
+    if last.answered is None:
+        last.answered = []
+    last.answered.append(callback)
 
 
 def _hold(connection: Any, entry: "_Entry") -> None:
@@ -306,6 +334,7 @@ class _Entry:
     check: Optional[Callable[[Rows], None]] = None
     wanted: bool = False          # its rows are read (by its caller or its check)
     rows: Optional[Rows] = field(default=None)
+    answered: Optional[list[Callable[[], None]]] = None  # run once it is answered (:func:`when_answered`)
     dropped: bool = False         # its transaction rolled back before it was sent
 
 
@@ -628,20 +657,24 @@ def _pipeline(connection, entries: list[_Entry], *, commit: bool) -> None:
         # skipped by the server); what came back before it is judged first
         failed = next((entry for cursor, entry in sent if cursor.pgresult is None), None)
         answered = [(cursor, entry) for cursor, entry in sent if cursor.pgresult is not None and entry is not failed]
-        _answers(answered)
+        _answers(answered, callbacks=False)
         wrapped = DBAPIError.instance(failed.compiled.sql if failed else None, failed.params if failed else None,
                                       error, dbapi_error)
         raise (failed.on_error(wrapped) if failed and failed.on_error else wrapped) from error
     _answers(sent)
 
 
-def _answers(sent: list[tuple[Any, _Entry]]) -> None:
-    """Give each wanted entry its rows, then run the checks, in the order sent."""
+def _answers(sent: list[tuple[Any, _Entry]], *, callbacks: bool = True) -> None:
+    """Give each wanted entry its rows, then run the checks, then (unless the round trip
+    failed: ``callbacks`` false) what waited for the answers (:func:`when_answered`),
+    each in the order sent."""
     by_entry: dict[int, tuple[_Entry, list]] = {}
     for cursor, entry in sent:
-        if entry.wanted:
+        if entry.wanted or entry.answered:
             by_entry.setdefault(id(entry), (entry, []))[1].append(cursor)
     for entry, cursors in by_entry.values():
+        if not entry.wanted:
+            continue
         rows: list = []
         if entry.compiled.returns:  # (asking the cursor's ``description`` builds a Column per column)
             for cursor in cursors:
@@ -650,6 +683,10 @@ def _answers(sent: list[tuple[Any, _Entry]]) -> None:
     for entry, _cursors in by_entry.values():
         if entry.check is not None:
             entry.check(entry.rows)
+    if callbacks:
+        for entry, _cursors in by_entry.values():
+            for callback in entry.answered or ():
+                callback()
 
 
 try:  # the driver's "no transaction open" (psycopg is optional: SQLite needs none)

@@ -348,6 +348,9 @@ def test_two_players_answering_at_once_one_wins_and_the_other_may_retry(session_
         try:
             games.submit_command(s, config, game.id, s.get(type(ann), ann.id), command_type="add", args={"n": 1},
                                  expected_version=None)
+            # On PostgreSQL the append is held for the COMMIT (the first to commit wins):
+            # the next statement sends it, and with it takes the game row's lock.
+            s.scalar(select(Game.version).where(Game.id == game.id))
             first_flushed.set()
             time.sleep(0.3)  # bob's request runs into our uncommitted append meanwhile
             s.commit()
