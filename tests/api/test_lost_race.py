@@ -12,7 +12,6 @@ a game's version is always the seq of its last event.
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 from sqlalchemy import func, select
@@ -24,6 +23,7 @@ from service.plumbing.errors import LostRace
 from tests.api.players import blocking, create_game, take_turn
 from tests.api.support import assert_error
 from tests.api.test_command_deadlines import handed, opened_at  # noqa: F401 (handed: a fixture)
+from tests.api.test_games import _race, _racing_reads
 
 
 @pytest.fixture
@@ -42,26 +42,6 @@ def racing(app) -> None:
         pytest.skip("commands with keys do not race on SQLite: the first claim's write lock orders them")
 
 
-def _deciding_together(monkeypatch, parties: int) -> None:
-    """Hold each racing request once it has read the game, until all have: so each
-    decides against the same version and only the append can tell them apart."""
-    barrier = threading.Barrier(parties, timeout=10)
-    local = threading.local()
-    real_load_state = store.load_state
-
-    def load_state(*args, **kwargs):
-        state = real_load_state(*args, **kwargs)
-        if not getattr(local, "waited", False):
-            local.waited = True
-            try:
-                barrier.wait()
-            except threading.BrokenBarrierError:
-                pass
-        return state
-
-    monkeypatch.setattr(store, "load_state", load_state)
-
-
 def _refusals_by_the_events(monkeypatch) -> list:
     """The games whose events' INSERT refused a lost race (:func:`service.play.store.append`)."""
     refused: list = []
@@ -75,20 +55,6 @@ def _refusals_by_the_events(monkeypatch) -> list:
 
     monkeypatch.setattr(store, "_events_lost", events_lost)
     return refused
-
-
-def _send_together(app, token: str, url: str, requests: list[tuple[dict, dict]]) -> list:
-    answers: list = [None] * len(requests)
-
-    def send(i: int, body: dict, headers: dict) -> None:
-        answers[i] = app.test_client().post(url, json=body, headers={"Authorization": f"Bearer {token}", **headers})
-
-    threads = [threading.Thread(target=send, args=(i, body, headers)) for i, (body, headers) in enumerate(requests)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return answers
 
 
 def _rows(app, model, game_id: str, *columns) -> list[tuple]:
@@ -106,8 +72,8 @@ def test_of_two_commands_on_one_version_the_loser_leaves_nothing(app, racing, an
     keys_before = count_rows(IdempotencyKey)
     handed.deadlines.clear()
     refused = _refusals_by_the_events(monkeypatch)
-    _deciding_together(monkeypatch, 2)
-    answers = _send_together(app, ann.token, f"/api/v1/games/{duel['id']}/commands",
+    _racing_reads(monkeypatch, 2)
+    answers = _race(app, ann.token, f"/api/v1/games/{duel['id']}/commands",
                              [(body, {"Idempotency-Key": f"racer-{i}"}) for i, body in enumerate(bodies)])
     monkeypatch.undo()
     assert refused == [duel["id"]], "the server refused the loser's events, with its COMMIT"
@@ -163,8 +129,8 @@ def test_a_lost_race_on_a_command_that_ends_the_game_leaves_nothing(app, racing,
                {"type": decision["options"][0]["type"], "args": decision["options"][0]["args"]}),
             "expected_version": listing["version"]}
     refused = _refusals_by_the_events(monkeypatch)
-    _deciding_together(monkeypatch, 2)
-    answers = _send_together(app, ann.token, f"/api/v1/games/{arena['id']}/commands",
+    _racing_reads(monkeypatch, 2)
+    answers = _race(app, ann.token, f"/api/v1/games/{arena['id']}/commands",
                              [(body, {"Idempotency-Key": "arena-a"}), (body, {"Idempotency-Key": "arena-b"})])
     monkeypatch.undo()
     assert refused == [arena["id"]]
