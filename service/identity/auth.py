@@ -61,7 +61,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.util import identity_key
 
-from service.plumbing import mail, requester, statements
+from service.plumbing import idempotency, mail, requester, statements
 from service.plumbing.config import Config
 from service.plumbing.database import config as app_config, new_session, session as db_session
 from service.plumbing.db import ApiToken, MailMessage, UsedLink, User, utcnow
@@ -215,7 +215,8 @@ def _token_query() -> Select:
 
 
 def requester_for_token(session: Session, raw: str,
-                        touch: Optional[Callable[[int, dt.datetime], None]] = None) -> Optional[Requester]:
+                        touch: Optional[Callable[[int, dt.datetime], None]] = None, *,
+                        remember: bool = False) -> Optional[Requester]:
     """The owner of a live raw token as a plain row, or ``None``; marks the token as used.
 
     One statement on the session's connection: the user joined with the unrevoked token
@@ -223,16 +224,23 @@ def requester_for_token(session: Session, raw: str,
     ``last_used_at`` is refreshed at most once a
     minute: enough to tell a user which tokens are alive without turning every API read
     into a write. ``touch(token_id, now)`` writes it when due (default: in ``session``,
-    flushed).
+    flushed).  ``remember``: the process keeps what it found (:data:`_SEEN`).
     """
     if not isinstance(raw, str) or not _RAW_TOKEN.match(raw):
         return None
-    row = statements.run(session, _token_query(), {"token_hash": _token_hash(raw)}).first()
-    return None if row is None else _live(session, row, touch)
+    token_hash = _token_hash(raw)
+    row = statements.run(session, _token_query(), {"token_hash": token_hash}).first()
+    if row is None:
+        if remember:
+            _SEEN.pop(token_hash, None)
+        return None
+    return _live(session, row, touch, token_hash if remember else None)
 
 
-def _live(session: Optional[Session], row: tuple, touch: Optional[Callable[[int, dt.datetime], None]]) -> Requester:
-    """The requester of a token's row, its use marked when due."""
+def _live(session: Optional[Session], row: tuple, touch: Optional[Callable[[int, dt.datetime], None]],
+          remembered: Optional[str] = None) -> Requester:
+    """The requester of a token's row, its use marked when due; kept in :data:`_SEEN`
+    under the token's hash ``remembered``, with when its use is due to be marked again."""
     *fields, token_id, last_used_at = row
     now = utcnow()
     if last_used_at is None or now - last_used_at >= TOKEN_TOUCH_EVERY:
@@ -242,7 +250,11 @@ def _live(session: Optional[Session], row: tuple, touch: Optional[Callable[[int,
             session.flush()
         else:
             touch(token_id, now)
-    return Requester(*fields)
+        last_used_at = now
+    found = Requester(*fields)
+    if remembered is not None:
+        _remember(remembered, found, time.monotonic() + (last_used_at + TOKEN_TOUCH_EVERY - now).total_seconds())
+    return found
 
 
 def user_for_token(session: Session, raw: str,
@@ -466,42 +478,62 @@ def _requester_from_bearer(header: str) -> Optional[Requester]:
         return None
     session, token_hash = db_session(), _token_hash(raw.strip())
     seen = _SEEN.get(token_hash)
-    if (seen is not None and request.method not in _READING and request.path.startswith(API_PREFIX)
-            and statements.pipelined(session)):
-        # Checked again, with the request's first statement (no round trip of its own on
-        # PostgreSQL): a revoked token stops the request there, or before its COMMIT, or
-        # at the latest before its answer leaves (:func:`_token_checked`).
-        check = statements.ahead(session, _token_query(), {"token_hash": token_hash},
-                                 check=functools.partial(_still_live, token_hash))
-        g.capua_token_check = (check, token_hash)
-        return seen
-    found = requester_for_token(session, raw.strip(), touch=_touch_aside)
-    if found is None:
-        _SEEN.pop(token_hash, None)
-        return None
-    return _remember(token_hash, found)
+    if seen is not None and request.method not in _READING and request.path.startswith(API_PREFIX):
+        found, touch_due = seen
+        if touch_due > time.monotonic() and _checked_in_claim(token_hash):
+            return found
+        if statements.pipelined(session):
+            # Checked again, with the request's first statement (no round trip of its own
+            # on PostgreSQL): a revoked token stops the request there, or before its
+            # COMMIT, or at the latest before its answer leaves (:func:`_token_checked`).
+            check = statements.ahead(session, _token_query(), {"token_hash": token_hash},
+                                     check=functools.partial(_still_live, token_hash))
+            g.capua_token_check = _CheckedAhead(check, token_hash)
+            return found
+    return requester_for_token(session, raw.strip(), touch=_touch_aside, remember=True)
 
 
 # A token this process found live, by its hash: a change the API is asked for with it
 # (not a read: a revoked token reads as nobody, and a read view may answer without any
-# statement) reads the token's row again, unrevoked, in the same round trip as the
-# request's first statement rather than in one of its own before everything else.  The
-# request goes on as the token's owner meanwhile; what the row says is judged before
+# statement) reads the token's row again, unrevoked, in the idempotency key's claim (a
+# command: :func:`_checked_in_claim`), else in the same round trip as the request's first
+# statement on PostgreSQL, rather than in a statement of its own before everything else.
+# The request goes on as the token's owner meanwhile; what the row says is judged before
 # anything the request wrote commits and before its answer leaves, so a revoked token is
-# refused on the very next request as ever (401), and changes nothing.
-_SEEN: "OrderedDict[str, Requester]" = OrderedDict()
+# refused on the very next request as ever (401), and changes nothing.  Each is kept with
+# the ``time.monotonic()`` at which its ``last_used_at`` is due to be written again: from
+# then on the token is read by a statement of its own once more (the claim cannot return
+# the token's row), which writes it.
+_SEEN: "OrderedDict[str, tuple[Requester, float]]" = OrderedDict()
 _MOST_SEEN = 1024
 _READING = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def _remember(token_hash: str, requester: Requester) -> Requester:
-    _SEEN[token_hash] = requester
+def _remember(token_hash: str, found: Requester, touch_due: float) -> Requester:
+    _SEEN[token_hash] = (found, touch_due)
     if len(_SEEN) > _MOST_SEEN:
         try:
             _SEEN.popitem(last=False)
         except KeyError:  # (another thread emptied it meanwhile)
             pass
-    return requester
+    return found
+
+
+def _checked_in_claim(token_hash: str) -> bool:
+    """Leave the token's check to the request's idempotency claim, if the request makes
+    one first thing (an ``Idempotency-Key`` to a view that claims it): True if so."""
+    if idempotency.HEADER not in request.headers:
+        return False
+    if not idempotency.claims_key(current_app.view_functions.get(request.endpoint)):
+        return False
+    check = _CheckedInClaim(token_hash)
+    g.capua_token_check = check
+    requester.check_in_claim(check)
+    return True
+
+
+def _refused() -> Unauthorized:
+    return Unauthorized("This API token is no longer valid.", headers={"WWW-Authenticate": 'Bearer realm="capua"'})
 
 
 def _still_live(token_hash: str, rows: Any) -> None:
@@ -509,9 +541,53 @@ def _still_live(token_hash: str, rows: Any) -> None:
     row = rows.first()
     if row is None:
         _SEEN.pop(token_hash, None)
-        raise Unauthorized("This API token is no longer valid.",
-                           headers={"WWW-Authenticate": 'Bearer realm="capua"'})
-    _remember(token_hash, _live(None, row, _touch_aside))
+        raise _refused()
+    _live(None, row, _touch_aside, token_hash)
+
+
+def _read_aside(token_hash: str) -> None:
+    """The token's row read in a transaction of its own (:func:`_still_live`)."""
+    with new_session() as side:
+        _still_live(token_hash, statements.run(side, _token_query(), {"token_hash": token_hash}))
+
+
+class _CheckedAhead:
+    """A token's row sent :func:`~service.plumbing.statements.ahead` of the request's
+    first statement, judged by :func:`_still_live` when it comes back."""
+
+    __slots__ = ("pending", "token_hash")
+
+    def __init__(self, pending: statements.Pending, token_hash: str) -> None:
+        self.pending, self.token_hash = pending, token_hash
+
+    def settle_late(self) -> None:
+        if self.pending.rows() is None:  # rolled back before it was sent
+            _read_aside(self.token_hash)
+
+
+class _CheckedInClaim:
+    """A token checked by the idempotency claim (:class:`requester.TokenCheck`)."""
+
+    __slots__ = ("token_hash", "settled")
+
+    def __init__(self, token_hash: str) -> None:
+        self.token_hash, self.settled = token_hash, False
+
+    def live(self) -> None:
+        self.settled = True
+
+    def settle(self, session: Session) -> None:
+        """The claim inserted nothing: the key is held, or the token revoked
+        (:class:`Unauthorized`); read in ``session``, in a statement of its own."""
+        self.settled = True
+        if statements.run(session, _token_query(), {"token_hash": self.token_hash}).first() is None:
+            _SEEN.pop(self.token_hash, None)
+            raise _refused()
+
+    def settle_late(self) -> None:
+        if not self.settled:  # (the request never sent its claim: refused before it)
+            self.settled = True
+            _read_aside(self.token_hash)
 
 
 def _token_checked(response: Response) -> Response:
@@ -521,11 +597,8 @@ def _token_checked(response: Response) -> Response:
     check = g.pop("capua_token_check", None)
     if check is None:
         return response
-    pending, token_hash = check
     try:
-        if pending.rows() is None:  # rolled back before it was sent
-            with new_session() as side:
-                _still_live(token_hash, statements.run(side, _token_query(), {"token_hash": token_hash}))
+        check.settle_late()
     except Unauthorized as err:
         return error_response(err)
     return response

@@ -13,7 +13,12 @@ principal (the signed-in user, else the client address):
    sent ahead of it (:func:`~service.plumbing.statements.ahead`: on PostgreSQL in the
    same round trip; a key found held stops the view at that statement, before anything
    else is sent): a new key costs that statement and the answer's ``UPDATE``, nothing
-   else.  A concurrent duplicate's
+   else.  When identity leaves the bearer token's check to the claim
+   (:func:`~service.plumbing.requester.check_in_claim`: a token this process has seen
+   live), the claim inserts its row only while the token is unrevoked, so the token
+   costs no statement of its own; no row back then means the key is held or the token
+   revoked, told apart only then, in a statement of its own (401 if revoked, before
+   anything is answered or committed).  A concurrent duplicate's
    insert waits on the unique ``(principal, key)`` index (PostgreSQL) or on the write
    lock (SQLite) until the first transaction ends; if the first committed, the
    duplicate inserts nothing, reads the stored answer and replays it; so it never runs
@@ -40,14 +45,14 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from flask import Response, current_app, g, request
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, exists, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from service.plumbing import requester
 from service.plumbing.config import Config
 from service.plumbing.database import commit, config as current_config, session as current_session
-from service.plumbing.db import IdempotencyKey, utcnow
+from service.plumbing.db import ApiToken, IdempotencyKey, utcnow
 from service.plumbing.errors import Conflict, InvalidInput, LostRace, ServiceError
 from service.plumbing.json_input import read_request_json
 from service.plumbing.statements import ahead, defer, dialect_insert, run
@@ -81,7 +86,14 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
             return _run_and_commit(view, args, kwargs)
         return _run_idempotent(validate_key(raw_key), view, args, kwargs)
 
+    wrapper.capua_claims_key = True
     return wrapper
+
+
+def claims_key(view: Optional[Callable[..., Any]]) -> bool:
+    """``view`` is wrapped by :func:`idempotent`: under an ``Idempotency-Key`` its first
+    statement is the key's claim, and it commits nothing before the claim's answer."""
+    return getattr(view, "capua_claims_key", False)
 
 
 def after_commit(callback: Callable[[], Any]) -> None:
@@ -194,14 +206,27 @@ def _run_idempotent(key: str, view: Callable[..., Any], args: tuple, kwargs: dic
     fingerprint = request_fingerprint()
     # The claim travels with the view's first statement (one round trip on PostgreSQL, where
     # a command's is its game's read); a key held already stops the view there (SQLite:
-    # the claim runs at once).
+    # the claim runs at once).  With the bearer token's check in it, no row back may also
+    # mean the token was revoked: told apart once the claim is rolled back.
+    token = requester.token_check()
+    values = _claim_values(principal, key, fingerprint)
+    if token is None:
+        statement, judge = _statements(session).claim, _refuse_held
+    else:
+        statement, judge = _statements(session).claim_if_live, functools.partial(_refuse_held_or_revoked, token)
+        values["token_hash"] = token.token_hash
     try:
-        claim = ahead(session, _statements(session).claim, _claim_values(principal, key, fingerprint),
-                      check=_refuse_held)
+        claim = ahead(session, statement, values, check=judge)
         return _run_claimed(session, config, principal, key, fingerprint, claim.rows, view, args, kwargs,
                             pending=claim)
     except _KeyHeld:
         _rollback(session)
+    if token is not None:
+        try:
+            token.settle(session)  # (Unauthorized if the token was revoked)
+        except BaseException:
+            _rollback(session)
+            raise
     claim_id: Optional[int] = None
     for _attempt in range(_CLAIM_ATTEMPTS):
         claim_id = _claim(session, principal, key, fingerprint)
@@ -290,6 +315,14 @@ def _refuse_held(rows: Any) -> None:
         raise _KeyHeld()
 
 
+def _refuse_held_or_revoked(token: requester.TokenCheck, rows: Any) -> None:
+    """The claim that checked the token: a row back proves the token live; none is a
+    held key or a revoked token, told apart by :func:`_run_idempotent`."""
+    if rows.scalar() is None:
+        raise _KeyHeld()
+    token.live()
+
+
 @dataclass(frozen=True)
 class _Claimed:
     """A claim made at once, in the shape of a sent claim's rows."""
@@ -298,6 +331,10 @@ class _Claimed:
 
     def scalar(self) -> int:
         return self.claim_id
+
+
+#: The columns a claim writes (every one but the id).
+_CLAIMED = ("principal", "key", "request_hash", "status_code", "response_body", "response_headers", "created_at")
 
 
 def _claim_values(principal: str, key: str, fingerprint: str) -> dict[str, Any]:
@@ -312,8 +349,9 @@ def _claim(session: Session, principal: str, key: str, fingerprint: str) -> Opti
 
 @dataclass(frozen=True)
 class _Statements:
-    claim: Any   # INSERT the key's row unless held; RETURNING its id
-    answer: Any  # UPDATE the claimed row (``claim_id``) with the answer
+    claim: Any          # INSERT the key's row unless held; RETURNING its id
+    claim_if_live: Any  # the same, only while the token of ``token_hash`` is unrevoked
+    answer: Any         # UPDATE the claimed row (``claim_id``) with the answer
 
 
 def _statements(session: Session) -> _Statements:
@@ -322,10 +360,19 @@ def _statements(session: Session) -> _Statements:
 
 @functools.lru_cache(maxsize=None)
 def _statements_for(dialect: str) -> _Statements:
-    """The claim and the answer, built once per dialect (the values are bound)."""
-    table = IdempotencyKey.__table__
+    """The claim and the answer, built once per dialect (the values are bound).
+
+    The claim that checks a token is ``INSERT ... SELECT <the values> WHERE EXISTS (<the
+    live token>) ON CONFLICT DO NOTHING``: its ``WHERE`` also keeps SQLite from reading
+    the ``ON CONFLICT`` as a join's ``ON`` (its documented parsing ambiguity of an upsert
+    after a ``SELECT``)."""
+    table, tokens = IdempotencyKey.__table__, ApiToken.__table__
+    insert = dialect_insert(dialect)
+    live = exists().where(tokens.c.token_hash == bindparam("token_hash"), tokens.c.revoked_at.is_(None))
+    claimed = select(*(bindparam(name, type_=table.c[name].type) for name in _CLAIMED)).where(live)
     return _Statements(
-        claim=dialect_insert(dialect)(table).on_conflict_do_nothing(
+        claim=insert(table).on_conflict_do_nothing(index_elements=["principal", "key"]).returning(table.c.id),
+        claim_if_live=insert(table).from_select(_CLAIMED, claimed).on_conflict_do_nothing(
             index_elements=["principal", "key"]).returning(table.c.id),
         answer=table.update().where(table.c.id == bindparam("claim_id")).values(
             status_code=bindparam("status_code"), response_body=bindparam("response_body"),
