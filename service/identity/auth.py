@@ -478,9 +478,10 @@ def _requester_from_bearer(header: str) -> Optional[Requester]:
         return None
     session, token_hash = db_session(), _token_hash(raw.strip())
     seen = _SEEN.get(token_hash)
-    if seen is not None and request.method not in _READING and request.path.startswith(API_PREFIX):
+    req = request._get_current_object()
+    if seen is not None and req.method not in _READING and req.path.startswith(API_PREFIX):
         found, touch_due = seen
-        if touch_due > time.monotonic() and _checked_in_claim(token_hash):
+        if touch_due > time.monotonic() and _checked_in_claim(req, token_hash):
             return found
         if statements.pipelined(session):
             # Checked again, with the request's first statement (no round trip of its own
@@ -519,12 +520,12 @@ def _remember(token_hash: str, found: Requester, touch_due: float) -> Requester:
     return found
 
 
-def _checked_in_claim(token_hash: str) -> bool:
-    """Leave the token's check to the request's idempotency claim, if the request makes
-    one first thing (an ``Idempotency-Key`` to a view that claims it): True if so."""
-    if idempotency.HEADER not in request.headers:
+def _checked_in_claim(req: Any, token_hash: str) -> bool:
+    """Leave the token's check to the request ``req``'s idempotency claim, if it makes one
+    first thing (an ``Idempotency-Key`` to a view that claims it): True if so."""
+    if idempotency.HEADER not in req.headers:
         return False
-    if not idempotency.claims_key(current_app.view_functions.get(request.endpoint)):
+    if not idempotency.claims_key(current_app.view_functions.get(req.endpoint)):
         return False
     check = _CheckedInClaim(token_hash)
     g.capua_token_check = check
