@@ -580,8 +580,9 @@ class _CheckedInClaim:
     def settle(self, session: Session) -> None:
         """The claim inserted nothing: the key is held, or the token revoked
         (:class:`Unauthorized`); read in ``session``, in a statement of its own."""
+        row = statements.run(session, _token_query(), {"token_hash": self.token_hash}).first()
         self.settled = True
-        if statements.run(session, _token_query(), {"token_hash": self.token_hash}).first() is None:
+        if row is None:
             _SEEN.pop(self.token_hash, None)
             raise _refused()
 

@@ -55,7 +55,7 @@ from service.plumbing.database import commit, config as current_config, session 
 from service.plumbing.db import ApiToken, IdempotencyKey, utcnow
 from service.plumbing.errors import Conflict, InvalidInput, LostRace, ServiceError
 from service.plumbing.json_input import read_request_json
-from service.plumbing.statements import ahead, defer, dialect_insert, run
+from service.plumbing.statements import ahead, connection_of, defer, dialect_insert, run
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -355,7 +355,10 @@ class _Statements:
 
 
 def _statements(session: Session) -> _Statements:
-    return _statements_for(session.get_bind(IdempotencyKey.__mapper__).dialect.name)
+    """The statements of the dialect of the connection they run on (the one this module
+    sends them on: asking it is a lookup, where the ORM's ``get_bind`` resolves the
+    mapper's bind every time)."""
+    return _statements_for(connection_of(session).dialect.name)
 
 
 @functools.lru_cache(maxsize=None)
