@@ -195,6 +195,9 @@ def _run_and_commit(view: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     except IntegrityError:
         _rollback(session)
         raise LostRace("Another request changed the same thing first; reload and retry.") from None
+    except LostRace:  # (refused by the server with the COMMIT: a game's events, on PostgreSQL)
+        _rollback(session)
+        raise
     _committed()
     return response
 
@@ -277,6 +280,9 @@ def _run_claimed(session: Session, config: Config, principal: str, key: str, fin
         if stored is not None:
             return _replay(stored, fingerprint)
         raise LostRace("Another request changed the same thing first; reload and retry.") from None
+    except LostRace:  # (refused by the server with the COMMIT: a game's events, on PostgreSQL)
+        _rollback(session)
+        raise
     _committed()
     return response
 
