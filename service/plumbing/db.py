@@ -11,7 +11,8 @@ awaiting me first", deadlines and reminders).  Alembic migrations in
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Optional
+import json
+from typing import Any, Callable, Optional
 
 from flask_sqlalchemy import SQLAlchemy
 from flask_sqlalchemy.session import Session as FlaskSession
@@ -69,6 +70,23 @@ class UTCDateTime(TypeDecorator):
     def bind_processor(self, dialect):
         impl = self.impl_instance.bind_processor(dialect)
         utc = dt.timezone.utc
+        if _sqlite_default_text(self.impl_instance):
+            datetime = dt.datetime
+
+            def process(value):
+                # The text SQLAlchemy's default storage format writes, YYYY-MM-DD
+                # HH:MM:SS.ffffff, is what ``isoformat`` gives with a space and
+                # microseconds, less the offset (always +00:00 once in UTC): one call of
+                # the C library where the format fills a dict of seven fields.
+                if value.__class__ is datetime:
+                    if value.tzinfo is None:
+                        return value.isoformat(" ", "microseconds")
+                    return value.astimezone(utc).isoformat(" ", "microseconds")[:26]
+                if value is not None and value.tzinfo is not None:
+                    value = value.astimezone(utc)
+                return impl(value)
+
+            return process
 
         def process(value):
             if value is not None and value.tzinfo is not None:
@@ -85,6 +103,24 @@ class UTCDateTime(TypeDecorator):
                 if value is not None and value.tzinfo is None:
                     value = value.replace(tzinfo=utc)
                 return value
+        elif _sqlite_default_text(self.impl_instance):
+            from_text = dt.datetime.fromisoformat
+
+            def process(value):
+                # The dialect's ``fromisoformat`` and then ``replace(tzinfo=utc)``, in one
+                # call: the stored text (a date, a space, a time) has no offset, so it is
+                # given UTC's.  Anything else takes the long way: a text with an offset of
+                # its own, and a bare date, whose "+" ``fromisoformat`` would take for the
+                # date's separator from a time.
+                if value.__class__ is str and value[10:11] == " ":
+                    try:
+                        return from_text(value + "+00:00")
+                    except ValueError:
+                        pass
+                value = impl(value)
+                if value is not None and value.tzinfo is None:
+                    value = value.replace(tzinfo=utc)
+                return value
         else:
             def process(value):
                 value = impl(value)
@@ -93,6 +129,19 @@ class UTCDateTime(TypeDecorator):
                 return value
 
         return process
+
+
+#: The text of SQLite's ``DATETIME`` as SQLAlchemy stores it unless told otherwise.
+_SQLITE_DEFAULT_FORMAT = "%(year)04d-%(month)02d-%(day)02d %(hour)02d:%(minute)02d:%(second)02d.%(microsecond)06d"
+
+
+def _sqlite_default_text(impl: Any) -> bool:
+    """``impl`` (the dialect's own type under :class:`UTCDateTime`) is SQLite's ``DATETIME``
+    with SQLAlchemy's default text and parsing (no storage format or regexp of its own):
+    what :class:`UTCDateTime`'s processors then do themselves."""
+    return (type(impl).__module__.startswith("sqlalchemy.dialects.sqlite")
+            and getattr(impl, "_storage_format", None) == _SQLITE_DEFAULT_FORMAT
+            and getattr(impl, "_reg", False) is None)
 
 
 class Base(DeclarativeBase):
@@ -577,10 +626,64 @@ class TableMessageRecipient(db.Model):
 
 
 def engine_options(url: str) -> dict[str, Any]:
-    """Engine options for ``url``: SQLite waits for a lock and is shared between threads."""
+    """Engine options for ``url``: SQLite waits for a lock and is shared between threads;
+    JSON columns are written (and on SQLite read) by :func:`json_writer` and
+    :func:`json_reader`."""
     if url.startswith("sqlite"):
-        return {"connect_args": {"timeout": 30, "check_same_thread": False}}
-    return {}
+        return {"connect_args": {"timeout": 30, "check_same_thread": False},
+                "json_serializer": _WRITE_JSON, "json_deserializer": _READ_JSON}
+    return {"json_serializer": _WRITE_JSON}
+
+
+def json_writer() -> Callable[[Any], str]:
+    """``json.dumps`` as a JSON column calls it (no arguments), with its C encoder made
+    once rather than at every call: a command writes four small JSON values (its
+    notification, its idempotency claim and answer, the decisions it keeps open), and
+    ``json.dumps`` makes an encoder for each, through three Python calls, which costs
+    more than encoding them.
+
+    The same C encoder with ``json.dumps``'s settings gives the same text; only the
+    check for circular containers is left out (a value that is not a tree fails with
+    ``RecursionError`` instead of ``ValueError``; nothing written to a column is one).
+    Without the C accelerator, ``json.dumps`` itself does the work."""
+    make_encoder = getattr(json.encoder, "c_make_encoder", None)
+    if make_encoder is None:  # pragma: no cover - CPython has it
+        return json.dumps
+    default = json.JSONEncoder()
+    encoder = make_encoder(None, default.default, json.encoder.encode_basestring_ascii, None,
+                           default.key_separator, default.item_separator, False, False, True)
+
+    def write(value: Any) -> str:
+        return "".join(encoder(value, 0))
+
+    return write
+
+
+def json_reader() -> Callable[[Any], Any]:
+    """``json.loads`` as a JSON column calls it on SQLite's text, with its C scanner made
+    once: the whole text is one value, so it is scanned from its first character.  Text
+    that is not that plainly (with white space around it, or not JSON at all) and
+    anything but text is left to ``json.loads``, which answers it, or refuses it, in its
+    own words."""
+    make_scanner = getattr(json.scanner, "c_make_scanner", None)
+    if make_scanner is None:  # pragma: no cover - CPython has it
+        return json.loads
+    scan, loads = make_scanner(json.JSONDecoder()), json.loads
+
+    def read(text: Any) -> Any:
+        if text.__class__ is str:
+            try:
+                value, end = scan(text, 0)
+            except (StopIteration, ValueError):
+                return loads(text)
+            if end == len(text):
+                return value
+        return loads(text)
+
+    return read
+
+
+_WRITE_JSON, _READ_JSON = json_writer(), json_reader()
 
 
 def configure_engine(engine: Engine) -> Engine:
