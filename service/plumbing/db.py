@@ -79,9 +79,12 @@ class UTCDateTime(TypeDecorator):
                 # microseconds, less the offset (always +00:00 once in UTC): one call of
                 # the C library where the format fills a dict of seven fields.
                 if value.__class__ is datetime:
-                    if value.tzinfo is None:
+                    zone = value.tzinfo
+                    if zone is None:
                         return value.isoformat(" ", "microseconds")
-                    return value.astimezone(utc).isoformat(" ", "microseconds")[:26]
+                    if zone is not utc:  # (most are already: ``utcnow``'s)
+                        value = value.astimezone(utc)
+                    return value.isoformat(" ", "microseconds")[:26]
                 if value is not None and value.tzinfo is not None:
                     value = value.astimezone(utc)
                 return impl(value)

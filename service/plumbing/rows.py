@@ -62,7 +62,7 @@ def get_rows(session: Session, model: Any, keys: Iterable[Any]) -> dict[Any, Any
     absent = session.info.get(_ABSENT) or set()
     for key in dict.fromkeys(keys):
         row = held.get((model, key))
-        if row is not None and _alive(session, row):
+        if row is not None and (isinstance(row, tuple) or _alive(session, row)):  # (a plain row stands)
             out[key] = row
         elif (model, key) not in absent:
             wanted.append(key)
