@@ -146,9 +146,7 @@ class ApiBlueprint(Blueprint):
                     set_status_and_headers_in_response(result, status_code, headers)
                     return result
                 response = _json_response(current_app._get_current_object(), dump(result))
-                set_status_and_headers_in_response(response, status_code, headers)
-                if status_code is None:
-                    response.status_code = status
+                _set_status_and_headers(response, status if status_code is None else status_code, headers)
                 return response
 
             return wrapper
@@ -203,6 +201,25 @@ def _json_response(app: Flask, obj: Any) -> Response:
             or provider.mimetype != DefaultJSONProvider.mimetype):
         return provider.response(obj)
     return app.response_class(f"{''.join(_COMPACT_ENCODER(obj, 0))}\n", mimetype=provider.mimetype)
+
+
+def _set_status_and_headers(response: Response, status: Any, headers: Any) -> None:
+    """flask-smorest's ``set_status_and_headers_in_response``, with its common case taken
+    the short way: a dict of text headers added one by one (what ``Headers.extend``
+    does for it, through a generator of werkzeug's), and a status the response already
+    has (an answer is made with 200) not set again."""
+    if type(headers) is dict:
+        add = response.headers.add
+        for name, value in headers.items():
+            if value.__class__ is not str:
+                break
+        else:
+            for name, value in headers.items():
+                add(name, value)
+            headers = None
+    if type(status) is int and status == response.status_code:
+        status = None
+    set_status_and_headers_in_response(response, status, headers)
 
 
 def _compact_encoder() -> Optional[Callable[[Any, int], Any]]:

@@ -16,7 +16,9 @@ from sqlalchemy import JSON, Column, Integer, MetaData, Table, text
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.dialects.sqlite import DATETIME
 
-from service.api.blueprint import _json_response
+from flask_smorest.utils import set_status_and_headers_in_response
+
+from service.api.blueprint import _json_response, _set_status_and_headers
 from service.plumbing.db import Game, Seat, UTCDateTime, json_reader, json_writer, make_engine
 from service.plumbing.rows import changing_row
 
@@ -124,6 +126,18 @@ def test_an_answer_is_encoded_to_the_bytes_flasks_provider_gives(debug):
             mine, flasks = _json_response(app, answer), app.json.response(answer)
             assert (mine.get_data(), mine.status, dict(mine.headers)) == (
                 flasks.get_data(), flasks.status, dict(flasks.headers))
+
+
+@pytest.mark.parametrize("status,headers", [
+    (200, {"ETag": '"10"'}), (None, {"ETag": '"10"'}), (201, {"ETag": '"1"', "Location": "/x"}), (200, None),
+    (200, {"Link": ["<a>", "<b>"]}), ("202 ACCEPTED", [("X-A", "1")]), (200, {"X-Count": 3})])
+def test_an_answers_status_and_headers_are_set_as_flask_smorest_sets_them(status, headers):
+    app = flask.Flask("codecs")
+    with app.app_context():
+        mine, theirs = app.json.response({}), app.json.response({})
+        _set_status_and_headers(mine, status, headers)
+        set_status_and_headers_in_response(theirs, status, headers)
+        assert (mine.status, list(mine.headers.items())) == (theirs.status, list(theirs.headers.items()))
 
 
 def test_a_changing_row_remembers_what_it_was_read_with():
