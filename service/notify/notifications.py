@@ -191,21 +191,22 @@ def decision_payload(decision_json: Mapping[str, Any], names: Mapping[str, str],
     ``referenced``: :func:`cards_named_by` of the decision, when the caller has it."""
     if referenced is None:
         referenced = cards_named_by(decision_json)
+    command_type = decision_json.get("command_type")
+    offered = (decision_json.get("context") or {}).get("presets")
     return {
         "id": decision_json["id"],
         "mode": decision_json.get("mode"),
         "prompt": decision_json.get("prompt"),
         "prompt_key": decision_json.get("prompt_key"),
         "prompt_args": decision_json.get("prompt_args") or {},
-        "command_type": decision_json.get("command_type"),
+        "command_type": command_type,
         "options": decision_json.get("options"),
         "schema": decision_json.get("schema"),
         "default": decision_json.get("default"),
         "deadline_at": deadline.isoformat() if deadline else None,
-        "cards": {k: v for k, v in names.items() if k in referenced},
-        "answers": [{"key": key, "command": {"type": decision_json.get("command_type"), "args": dict(args)}}
-                    for key, args in ((decision_json.get("context") or {}).get("presets") or {}).items()
-                    if isinstance(args, Mapping)],
+        "cards": {k: v for k, v in names.items() if k in referenced} if names else {},
+        "answers": [{"key": key, "command": {"type": command_type, "args": dict(args)}}
+                    for key, args in offered.items() if isinstance(args, Mapping)] if offered else [],
         "presets": dict(presets) if presets else None,
     }
 
@@ -278,8 +279,8 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
         if user is None:
             continue
         events = _visible_events(rules, appended, seat.seat)
-        mine = [d for d in (pending.for_seat(seat.seat) if pending else ())
-                if (d.id, seat.seat) in new_keys]
+        own = pending.for_seat(seat.seat) if pending else ()
+        mine = [d for d in own if (d.id, seat.seat) in new_keys]
         if finished:
             kind, urgent = "game_over", False
         elif mine:
@@ -293,7 +294,7 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
         if mine:
             # A free action with named answers that opened with them (the fight plan with
             # the invitation to the games) rides along, so the mail can set it too.
-            along = [d for d in pending.for_seat(seat.seat)
+            along = [d for d in own
                      if d.mode == "free" and (d.id, seat.seat) in opened and d.context.get("presets")]
             told = [(d, as_json, cards_named_by(as_json)) for d in [*mine, *along] for as_json in (d.to_json(),)]
             # the seat's view is built and searched only when an option names a card
