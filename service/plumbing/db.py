@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from flask_sqlalchemy import SQLAlchemy
 from flask_sqlalchemy.session import Session as FlaskSession
@@ -630,63 +630,60 @@ class TableMessageRecipient(db.Model):
 
 def engine_options(url: str) -> dict[str, Any]:
     """Engine options for ``url``: SQLite waits for a lock and is shared between threads;
-    JSON columns are written (and on SQLite read) by :func:`json_writer` and
-    :func:`json_reader`."""
+    JSON columns are written by :func:`write_json` and read by :func:`read_json`."""
+    codec = {"json_serializer": write_json, "json_deserializer": read_json}
     if url.startswith("sqlite"):
-        return {"connect_args": {"timeout": 30, "check_same_thread": False},
-                "json_serializer": _WRITE_JSON, "json_deserializer": _READ_JSON}
-    return {"json_serializer": _WRITE_JSON}
+        return {"connect_args": {"timeout": 30, "check_same_thread": False}, **codec}
+    return codec
 
 
-def json_writer() -> Callable[[Any], str]:
-    """``json.dumps`` as a JSON column calls it (no arguments), with its C encoder made
-    once rather than at every call: a command writes four small JSON values (its
+# The C encoder and scanner of ``json.dumps`` and ``json.loads`` with their settings,
+# made once (``None`` without the C accelerator, and then ``json`` itself does the
+# work).  Module-level, not in a closure: psycopg keeps one adapter per function it is
+# given, and warns of a leak for a closure, whose code says nothing of what it holds.
+_MAKE_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_MAKE_SCANNER = getattr(json.scanner, "c_make_scanner", None)
+_ENCODER = _MAKE_ENCODER and _MAKE_ENCODER(None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii,
+                                           None, ": ", ", ", False, False, True)
+_SCAN = _MAKE_SCANNER and _MAKE_SCANNER(json.JSONDecoder())
+#: What starts a JSON object or array in bytes that ``json.loads`` reads as UTF-8.
+_OPENING = (b"{", b"[")
+
+
+def write_json(value: Any) -> str:
+    """``json.dumps(value)``, as a JSON column calls it, with the C encoder made once
+    rather than at every call: a command writes four small JSON values (its
     notification, its idempotency claim and answer, the decisions it keeps open), and
     ``json.dumps`` makes an encoder for each, through three Python calls, which costs
     more than encoding them.
 
     The same C encoder with ``json.dumps``'s settings gives the same text; only the
     check for circular containers is left out (a value that is not a tree fails with
-    ``RecursionError`` instead of ``ValueError``; nothing written to a column is one).
-    Without the C accelerator, ``json.dumps`` itself does the work."""
-    make_encoder = getattr(json.encoder, "c_make_encoder", None)
-    if make_encoder is None:  # pragma: no cover - CPython has it
-        return json.dumps
-    default = json.JSONEncoder()
-    encoder = make_encoder(None, default.default, json.encoder.encode_basestring_ascii, None,
-                           default.key_separator, default.item_separator, False, False, True)
-
-    def write(value: Any) -> str:
-        return "".join(encoder(value, 0))
-
-    return write
+    ``RecursionError`` instead of ``ValueError``; nothing written to a column is one)."""
+    if _ENCODER is None:  # pragma: no cover - CPython has it
+        return json.dumps(value)
+    return "".join(_ENCODER(value, 0))
 
 
-def json_reader() -> Callable[[Any], Any]:
-    """``json.loads`` as a JSON column calls it on SQLite's text, with its C scanner made
-    once: the whole text is one value, so it is scanned from its first character.  Text
-    that is not that plainly (with white space around it, or not JSON at all) and
-    anything but text is left to ``json.loads``, which answers it, or refuses it, in its
-    own words."""
-    make_scanner = getattr(json.scanner, "c_make_scanner", None)
-    if make_scanner is None:  # pragma: no cover - CPython has it
-        return json.loads
-    scan, loads = make_scanner(json.JSONDecoder()), json.loads
-
-    def read(text: Any) -> Any:
-        if text.__class__ is str:
-            try:
-                value, end = scan(text, 0)
-            except (StopIteration, ValueError):
-                return loads(text)
+def read_json(stored: Any) -> Any:
+    """``json.loads(stored)``, as a JSON column calls it on SQLite's text or psycopg's
+    bytes, with the C scanner made once: the whole text is one value, so it is scanned
+    from its first character.  Bytes that open an object or an array are UTF-8 (what
+    ``json.loads`` finds for any that start with two bytes other than zero and no
+    byte-order mark), and are decoded as it decodes them.  What is not that plain
+    (white space around the value, not JSON at all, anything else) is left to
+    ``json.loads``, which answers it, or refuses it, in its own words."""
+    text = stored
+    try:
+        if text.__class__ is bytes and text[:1] in _OPENING:
+            text = text.decode("utf-8", "surrogatepass")
+        if text.__class__ is str and _SCAN is not None:
+            value, end = _SCAN(text, 0)
             if end == len(text):
                 return value
-        return loads(text)
-
-    return read
-
-
-_WRITE_JSON, _READ_JSON = json_writer(), json_reader()
+    except (StopIteration, ValueError):
+        pass
+    return json.loads(stored)
 
 
 def configure_engine(engine: Engine) -> Engine:
