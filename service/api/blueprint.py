@@ -190,7 +190,7 @@ def _json_response(app: Flask, obj: Any) -> Response:
     the app's JSON provider is Flask's own with its usual settings (what
     :meth:`~flask.json.provider.DefaultJSONProvider.response` does out of debug mode:
     ASCII, sorted keys, no spaces, a newline after), where ``json.dumps`` with arguments
-    makes an encoder, through four Python calls, for every answer.  Any other provider
+    makes an encoder, through five Python calls, for every answer.  Any other provider
     or setting answers as ever.  Only the check for circular containers is left out:
     an answer is a tree."""
     provider = app.json
