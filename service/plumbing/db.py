@@ -92,8 +92,10 @@ class UTCDateTime(TypeDecorator):
             return process
 
         def process(value):
-            if value is not None and value.tzinfo is not None:
-                value = value.astimezone(utc)
+            if value is not None:
+                zone = value.tzinfo
+                if zone is not None and zone is not utc:  # (most are already: ``utcnow``'s)
+                    value = value.astimezone(utc)
             return impl(value) if impl is not None else value
 
         return process

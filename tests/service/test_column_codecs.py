@@ -99,6 +99,16 @@ def test_a_utc_datetime_is_stored_and_read_on_sqlite_as_the_dialects_own_process
         assert mine == theirs and (mine is None or mine.utcoffset() == theirs.utcoffset()), text_
 
 
+def test_a_utc_datetime_is_bound_on_postgresql_in_utc_as_ever():
+    from sqlalchemy.dialects.postgresql import psycopg
+
+    bind = UTCDateTime()._cached_bind_processor(psycopg.dialect())
+    for value in [None, *_datetimes()]:
+        expected = value.astimezone(UTC) if value is not None and value.tzinfo is not None else value
+        bound = bind(value)
+        assert bound == expected and (bound is None or bound.tzinfo is expected.tzinfo), value
+
+
 def test_a_utc_datetime_and_json_round_trip_through_sqlite_as_the_default_text():
     table = Table("moments", MetaData(), Column("id", Integer, primary_key=True), Column("at", UTCDateTime()),
                   Column("data", JSON))
