@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from copy import deepcopy
 from typing import Any, Callable, Optional
 
-from flask import Response, current_app, request
+from flask import Flask, Response, current_app, request
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Blueprint
 from flask_smorest.utils import set_status_and_headers_in_response, unpack_tuple_response
 
@@ -143,10 +145,8 @@ class ApiBlueprint(Blueprint):
                 if isinstance(result, Response):
                     set_status_and_headers_in_response(result, status_code, headers)
                     return result
-                response = current_app.json.response(dump(result))
-                set_status_and_headers_in_response(response, status_code, headers)
-                if status_code is None:
-                    response.status_code = status
+                response = _json_response(current_app._get_current_object(), dump(result))
+                _set_status_and_headers(response, status if status_code is None else status_code, headers)
                 return response
 
             return wrapper
@@ -183,6 +183,57 @@ class ApiBlueprint(Blueprint):
         if self.public:
             doc["security"] = []
         return doc
+
+
+def _json_response(app: Flask, obj: Any) -> Response:
+    """``app.json.response(obj)``: the same bytes, encoded by a C encoder made once when
+    the app's JSON provider is Flask's own with its usual settings (what
+    :meth:`~flask.json.provider.DefaultJSONProvider.response` does out of debug mode:
+    ASCII, sorted keys, no spaces, a newline after), where ``json.dumps`` with arguments
+    makes an encoder, through five Python calls, for every answer.  Any other provider
+    or setting answers as ever.  Only the check for circular containers is left out:
+    an answer is a tree."""
+    provider = app.json
+    if (_COMPACT_ENCODER is None or provider.__class__ is not DefaultJSONProvider
+            or not (provider.compact or (provider.compact is None and not app.debug))
+            or provider.ensure_ascii is not True or provider.sort_keys is not True
+            or provider.default is not DefaultJSONProvider.default
+            or provider.mimetype != DefaultJSONProvider.mimetype):
+        return provider.response(obj)
+    return app.response_class(f"{''.join(_COMPACT_ENCODER(obj, 0))}\n", mimetype=provider.mimetype)
+
+
+def _set_status_and_headers(response: Response, status: Any, headers: Any) -> None:
+    """flask-smorest's ``set_status_and_headers_in_response``, with its common case taken
+    the short way: a dict of text headers added one by one (what ``Headers.extend``
+    does for it, through a generator of werkzeug's), and a status the response already
+    has (an answer is made with 200) not set again."""
+    if type(headers) is dict:
+        add = response.headers.add
+        for name, value in headers.items():
+            if value.__class__ is not str:
+                break
+        else:
+            for name, value in headers.items():
+                add(name, value)
+            headers = None
+    if type(status) is int and status == response.status_code:
+        status = None
+    set_status_and_headers_in_response(response, status, headers)
+
+
+def _compact_encoder() -> Optional[Callable[[Any, int], Any]]:
+    """The C encoder of :func:`_json_response`: ``json.dumps(obj, default=...,
+    ensure_ascii=True, sort_keys=True, separators=(",", ":"))`` as Flask calls it, made
+    once (``None`` without the C accelerator)."""
+    make_encoder = getattr(json.encoder, "c_make_encoder", None)
+    if make_encoder is None:  # pragma: no cover - CPython has it
+        return None
+    return make_encoder(None, DefaultJSONProvider.default, json.encoder.encode_basestring_ascii, None,
+                        ":", ",", True, False, True)
+
+
+_COMPACT_ENCODER = _compact_encoder()
 
 
 def _refuse_other_content_types() -> None:

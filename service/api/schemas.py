@@ -253,8 +253,9 @@ def plain_command(data: Any) -> Optional[dict]:
     version, seat = data.get("expected_version"), data.get("seat")
     if type(kind) is not str or not 1 <= len(kind) <= 64 or type(args) is not dict:
         return None
-    if not all(type(k) is str and len(k) <= 64 for k in args):
-        return None
+    for key in args:  # (a loop: a generator would cost a call per key)
+        if type(key) is not str or len(key) > 64:
+            return None
     if not _int_within(version, 0, MAX_INT64) or not _int_within(seat, 0, MAX_SEATS - 1):
         return None
     return {"type": kind, "args": dict(args), "expected_version": version, "seat": seat}
@@ -301,21 +302,23 @@ def compiled_dumper(schema: type[Schema]) -> Optional[Callable[[dict], dict]]:
     """
     if any(schema._hooks.values()) or schema.Meta is not Schema.Meta:
         return None
-    steps: list[tuple[str, str, Callable[[Any], Any]]] = []
+    steps: list[tuple[str, str, Callable[[Any], Any], Optional[type]]] = []
     for name, field in schema._declared_fields.items():
         convert = _converter(field)
         if convert is None or field.load_only or field.attribute not in (None, name) or "." in name:
             return None
-        steps.append((name, field.data_key or name, convert))
+        # ``int(v)`` of an int and ``str(v)`` of a str are ``v`` itself: those are not called
+        already = convert if convert is int or convert is str else None
+        steps.append((name, field.data_key or name, convert, already))
 
     def dump(obj: dict) -> dict:
         if type(obj) is not dict:
             return schema().dump(obj)
         out = {}
-        for attr, key, convert in steps:
+        for attr, key, convert, already in steps:
             if attr in obj:
                 value = obj[attr]
-                out[key] = None if value is None else convert(value)
+                out[key] = value if value is None or value.__class__ is already else convert(value)
         return out
 
     return dump

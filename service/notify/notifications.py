@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session
 from engine.core.game import Rules
 from engine.core.types import Event
 from service.identity.settings import Preferences, preferences_for
-from service.play import fanout, meta_events
+from service.play import fanout, meta_events, presets
 from service.play.standing_orders import phase_key
 from service.plumbing import clock, dispatch
 from service.plumbing.config import Config
@@ -180,29 +180,33 @@ def seat_names(session: Session, seats: Sequence[Seat], users: Optional[Mapping[
 
 
 def decision_payload(decision_json: Mapping[str, Any], names: Mapping[str, str],
-                     deadline: Optional[dt.datetime], presets: Optional[Mapping[str, Any]] = None) -> dict:
+                     deadline: Optional[dt.datetime], presets: Optional[Mapping[str, Any]] = None,
+                     referenced: Optional[Collection[str]] = None) -> dict:
     """What a mail needs of one decision (from ``Decision.to_json()`` for its seat).
 
     ``answers`` are the named answers a decision offers in its context (``presets``: a fight
     plan's "close in", "keep distance", "blow by blow"), buttons where the whole form is too
     much; ``presets`` the standing orders the mail offers under it
-    (:func:`service.play.presets.presets_for`, with what the decision was)."""
-    referenced = cards_named_by(decision_json)
+    (:func:`service.play.presets.presets_for`, with what the decision was).
+    ``referenced``: :func:`cards_named_by` of the decision, when the caller has it."""
+    if referenced is None:
+        referenced = cards_named_by(decision_json)
+    command_type = decision_json.get("command_type")
+    offered = (decision_json.get("context") or {}).get("presets")
     return {
         "id": decision_json["id"],
         "mode": decision_json.get("mode"),
         "prompt": decision_json.get("prompt"),
         "prompt_key": decision_json.get("prompt_key"),
         "prompt_args": decision_json.get("prompt_args") or {},
-        "command_type": decision_json.get("command_type"),
+        "command_type": command_type,
         "options": decision_json.get("options"),
         "schema": decision_json.get("schema"),
         "default": decision_json.get("default"),
         "deadline_at": deadline.isoformat() if deadline else None,
-        "cards": {k: v for k, v in names.items() if k in referenced},
-        "answers": [{"key": key, "command": {"type": decision_json.get("command_type"), "args": dict(args)}}
-                    for key, args in ((decision_json.get("context") or {}).get("presets") or {}).items()
-                    if isinstance(args, Mapping)],
+        "cards": {k: v for k, v in names.items() if k in referenced} if names else {},
+        "answers": [{"key": key, "command": {"type": command_type, "args": dict(args)}}
+                    for key, args in offered.items() if isinstance(args, Mapping)] if offered else [],
         "presets": dict(presets) if presets else None,
     }
 
@@ -211,9 +215,12 @@ def cards_named_by(decision_json: Mapping[str, Any]) -> set[str]:
     """The card ids a decision's options name (what its mail spells out by name)."""
     referenced = set()
     for option in decision_json.get("options") or ():
-        for key in ("card", "push"):
-            if key in (option.get("args") or {}):
-                referenced.add(str(option["args"][key]))
+        args = option.get("args")
+        if args:
+            if "card" in args:
+                referenced.add(str(args["card"]))
+            if "push" in args:
+                referenced.add(str(args["push"]))
     return referenced
 
 
@@ -272,8 +279,8 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
         if user is None:
             continue
         events = _visible_events(rules, appended, seat.seat)
-        mine = [d for d in (pending.for_seat(seat.seat) if pending else ())
-                if (d.id, seat.seat) in new_keys]
+        own = pending.for_seat(seat.seat) if pending else ()
+        mine = [d for d in own if (d.id, seat.seat) in new_keys]
         if finished:
             kind, urgent = "game_over", False
         elif mine:
@@ -287,15 +294,15 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
         if mine:
             # A free action with named answers that opened with them (the fight plan with
             # the invitation to the games) rides along, so the mail can set it too.
-            along = [d for d in pending.for_seat(seat.seat)
+            along = [d for d in own
                      if d.mode == "free" and (d.id, seat.seat) in opened and d.context.get("presets")]
-            told = [(d, d.to_json()) for d in [*mine, *along]]
+            told = [(d, as_json, cards_named_by(as_json)) for d in [*mine, *along] for as_json in (d.to_json(),)]
             # the seat's view is built and searched only when an option names a card
-            named = set().union(*(cards_named_by(as_json) for _d, as_json in told))
+            named = set().union(*[referenced for _d, _as_json, referenced in told])
             view_names = card_names(rules.view(state, seat.seat), named) if named else {}
             payload["decisions"] = [decision_payload(as_json, view_names, opened[(d.id, seat.seat)].deadline_at,
-                                                     _presets_offered(d, phase))
-                                    for d, as_json in told]
+                                                     _presets_offered(d, phase), referenced)
+                                    for d, as_json, referenced in told]
         if finished:
             payload["outcome"] = game.outcome
         row = _row(config, user, prefs[user.id], last.get(user.id), game.id, seat.seat, kind, urgent, payload, now)
@@ -307,8 +314,6 @@ def on_append(session: Session, config: Config, game: Game, rules: Rules, state:
 def _presets_offered(decision: Any, phase: Callable[[], Optional[dict]]) -> Optional[dict]:
     """The standing-order presets a mail offers under ``decision``, with what it was and
     the game's public round and phase (``phase()``)."""
-    from service.play import presets
-
     keys = [k for k in presets.presets_for(decision.mode, decision.prompt_key, presets.about_me(decision))
             if k != "pass_this_phase" or phase() is not None]
     if not keys:

@@ -11,6 +11,7 @@ awaiting me first", deadlines and reminders).  Alembic migrations in
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any, Optional
 
 from flask_sqlalchemy import SQLAlchemy
@@ -69,10 +70,32 @@ class UTCDateTime(TypeDecorator):
     def bind_processor(self, dialect):
         impl = self.impl_instance.bind_processor(dialect)
         utc = dt.timezone.utc
+        if _sqlite_default_text(self.impl_instance):
+            datetime = dt.datetime
+
+            def process(value):
+                # The text SQLAlchemy's default storage format writes, YYYY-MM-DD
+                # HH:MM:SS.ffffff, is what ``isoformat`` gives with a space and
+                # microseconds, less the offset (always +00:00 once in UTC): one call of
+                # the C library where the format fills a dict of seven fields.
+                if value.__class__ is datetime:
+                    zone = value.tzinfo
+                    if zone is None:
+                        return value.isoformat(" ", "microseconds")
+                    if zone is not utc:  # (most are already: ``utcnow``'s)
+                        value = value.astimezone(utc)
+                    return value.isoformat(" ", "microseconds")[:26]
+                if value is not None and value.tzinfo is not None:
+                    value = value.astimezone(utc)
+                return impl(value)
+
+            return process
 
         def process(value):
-            if value is not None and value.tzinfo is not None:
-                value = value.astimezone(utc)
+            if value is not None:
+                zone = value.tzinfo
+                if zone is not None and zone is not utc:  # (most are already: ``utcnow``'s)
+                    value = value.astimezone(utc)
             return impl(value) if impl is not None else value
 
         return process
@@ -85,6 +108,24 @@ class UTCDateTime(TypeDecorator):
                 if value is not None and value.tzinfo is None:
                     value = value.replace(tzinfo=utc)
                 return value
+        elif _sqlite_default_text(self.impl_instance):
+            from_text = dt.datetime.fromisoformat
+
+            def process(value):
+                # The dialect's ``fromisoformat`` and then ``replace(tzinfo=utc)``, in one
+                # call: the stored text (a date, a space, a time) has no offset, so it is
+                # given UTC's.  Anything else takes the long way: a text with an offset of
+                # its own, and a bare date, whose "+" ``fromisoformat`` would take for the
+                # date's separator from a time.
+                if value.__class__ is str and value[10:11] == " ":
+                    try:
+                        return from_text(value + "+00:00")
+                    except ValueError:
+                        pass
+                value = impl(value)
+                if value is not None and value.tzinfo is None:
+                    value = value.replace(tzinfo=utc)
+                return value
         else:
             def process(value):
                 value = impl(value)
@@ -93,6 +134,19 @@ class UTCDateTime(TypeDecorator):
                 return value
 
         return process
+
+
+#: The text of SQLite's ``DATETIME`` as SQLAlchemy stores it unless told otherwise.
+_SQLITE_DEFAULT_FORMAT = "%(year)04d-%(month)02d-%(day)02d %(hour)02d:%(minute)02d:%(second)02d.%(microsecond)06d"
+
+
+def _sqlite_default_text(impl: Any) -> bool:
+    """``impl`` (the dialect's own type under :class:`UTCDateTime`) is SQLite's ``DATETIME``
+    with SQLAlchemy's default text and parsing (no storage format or regexp of its own):
+    what :class:`UTCDateTime`'s processors then do themselves."""
+    return (type(impl).__module__.startswith("sqlalchemy.dialects.sqlite")
+            and getattr(impl, "_storage_format", None) == _SQLITE_DEFAULT_FORMAT
+            and getattr(impl, "_reg", False) is None)
 
 
 class Base(DeclarativeBase):
@@ -577,10 +631,61 @@ class TableMessageRecipient(db.Model):
 
 
 def engine_options(url: str) -> dict[str, Any]:
-    """Engine options for ``url``: SQLite waits for a lock and is shared between threads."""
+    """Engine options for ``url``: SQLite waits for a lock and is shared between threads;
+    JSON columns are written by :func:`write_json` and read by :func:`read_json`."""
+    codec = {"json_serializer": write_json, "json_deserializer": read_json}
     if url.startswith("sqlite"):
-        return {"connect_args": {"timeout": 30, "check_same_thread": False}}
-    return {}
+        return {"connect_args": {"timeout": 30, "check_same_thread": False}, **codec}
+    return codec
+
+
+# The C encoder and scanner of ``json.dumps`` and ``json.loads`` with their settings,
+# made once (``None`` without the C accelerator, and then ``json`` itself does the
+# work).  Module-level, not in a closure: psycopg keeps one adapter per function it is
+# given, and warns of a leak for a closure, whose code says nothing of what it holds.
+_MAKE_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_MAKE_SCANNER = getattr(json.scanner, "c_make_scanner", None)
+_ENCODER = _MAKE_ENCODER and _MAKE_ENCODER(None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii,
+                                           None, ": ", ", ", False, False, True)
+_SCAN = _MAKE_SCANNER and _MAKE_SCANNER(json.JSONDecoder())
+#: What starts a JSON object or array in bytes that ``json.loads`` reads as UTF-8.
+_OPENING = (b"{", b"[")
+
+
+def write_json(value: Any) -> str:
+    """``json.dumps(value)``, as a JSON column calls it, with the C encoder made once
+    rather than at every call: a command writes four small JSON values (its
+    notification, its idempotency claim and answer, the decisions it keeps open), and
+    ``json.dumps`` makes an encoder for each, through three Python calls, which costs
+    more than encoding them.
+
+    The same C encoder with ``json.dumps``'s settings gives the same text; only the
+    check for circular containers is left out (a value that is not a tree fails with
+    ``RecursionError`` instead of ``ValueError``; nothing written to a column is one)."""
+    if _ENCODER is None:  # pragma: no cover - CPython has it
+        return json.dumps(value)
+    return "".join(_ENCODER(value, 0))
+
+
+def read_json(stored: Any) -> Any:
+    """``json.loads(stored)``, as a JSON column calls it on SQLite's text or psycopg's
+    bytes, with the C scanner made once: the whole text is one value, so it is scanned
+    from its first character.  Bytes that open an object or an array are UTF-8 (what
+    ``json.loads`` finds for any that start with two bytes other than zero and no
+    byte-order mark), and are decoded as it decodes them.  What is not that plain
+    (white space around the value, not JSON at all, anything else) is left to
+    ``json.loads``, which answers it, or refuses it, in its own words."""
+    text = stored
+    try:
+        if text.__class__ is bytes and text[:1] in _OPENING:
+            text = text.decode("utf-8", "surrogatepass")
+        if text.__class__ is str and _SCAN is not None:
+            value, end = _SCAN(text, 0)
+            if end == len(text):
+                return value
+    except (StopIteration, ValueError):
+        pass
+    return json.loads(stored)
 
 
 def configure_engine(engine: Engine) -> Engine:

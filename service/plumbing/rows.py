@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections import namedtuple
+from operator import attrgetter
 from typing import Any, Iterable, Optional
 
 from sqlalchemy import event, inspect, select, tuple_
@@ -61,7 +62,7 @@ def get_rows(session: Session, model: Any, keys: Iterable[Any]) -> dict[Any, Any
     absent = session.info.get(_ABSENT) or set()
     for key in dict.fromkeys(keys):
         row = held.get((model, key))
-        if row is not None and _alive(session, row):
+        if row is not None and (isinstance(row, tuple) or _alive(session, row)):  # (a plain row stands)
             out[key] = row
         elif (model, key) not in absent:
             wanted.append(key)
@@ -107,28 +108,42 @@ def changing_row(model: Any) -> type:
     :meth:`changes` names what was set since.  For rows a path changes itself and writes
     with a Core statement of its own (a command's game and seats,
     :mod:`service.play.at_hand`): the ORM's object would cost its loading, its attribute
-    events and a flush."""
-    fields = tuple(attr.key for attr in inspect(model).column_attrs)
+    events and a flush.
 
-    def __init__(self, *values: Any) -> None:
-        for name, value in zip(fields, values):
-            setattr(self, name, value)
-        self._read = values
+    Its ``__init__`` assigns every slot in one statement written for the model's columns
+    (as :func:`collections.namedtuple` writes its own ``__new__``), and :meth:`changes`
+    and :meth:`settled` read them all in one call: a command makes a game's row and its
+    seats' and asks each what changed, which a loop over the columns did a call per
+    column and row (some 90 a command)."""
+    fields = tuple(attr.key for attr in inspect(model).column_attrs)
+    current = attrgetter(*fields) if len(fields) > 1 else (lambda row: (getattr(row, fields[0]),))
+    assign = ", ".join(f"self.{name}" for name in fields)
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__(self, *values):\n"  # noqa: S102 - the source is the model's column names
+         f"    if len(values) == {len(fields)}:\n"
+         f"        {assign}, = values\n"
+         f"    else:\n"
+         f"        for name, value in zip(fields, values):\n"
+         f"            setattr(self, name, value)\n"
+         f"    self._read = values\n", {"fields": fields}, namespace)
 
     def changes(self) -> dict[str, Any]:
         """``{column: value}`` of what was set since the row was read (or :meth:`settled`)."""
-        return {name: getattr(self, name) for name, old in zip(fields, self._read) if getattr(self, name) != old}
+        read = self._read
+        if len(read) != len(fields):  # (made from fewer values: only those are compared)
+            return {name: getattr(self, name) for name, old in zip(fields, read) if getattr(self, name) != old}
+        return {name: new for name, old, new in zip(fields, read, current(self)) if new != old}
 
     def settled(self) -> None:
         """The row's values are written: :meth:`changes` counts from here."""
-        self._read = tuple(getattr(self, name) for name in fields)
+        self._read = current(self)
 
     def __repr__(self) -> str:
         return f"<{model.__name__} row {getattr(self, fields[0])!r}>"
 
     return type(model.__name__ + "Row", (), {
-        "__slots__": fields + ("_read",), "__init__": __init__, "changes": changes, "settled": settled,
-        "__repr__": __repr__, "model": model, "fields": fields,
+        "__slots__": fields + ("_read",), "__init__": namespace["__init__"], "changes": changes,
+        "settled": settled, "__repr__": __repr__, "model": model, "fields": fields,
     })
 
 
