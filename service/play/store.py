@@ -39,7 +39,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
 
-from sqlalchemy import bindparam, event, select
+from sqlalchemy import BigInteger, Integer, String, Text, bindparam, cast, event, func, select
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -196,6 +197,8 @@ def append(
     ``(game_id, seq)``: the statement fails, the COMMIT after it is never run, and that
     failure is the :class:`LostRace`.  An append of no events writes no seq: its
     ``UPDATE``'s answer is checked before the commit, as is the ORM game's (at once).
+    On PostgreSQL a plain row's ``UPDATE`` and its events are one statement
+    (:func:`_move_with_events`), refused the same way.
     """
     events = list(events)
     if isinstance(actor_user_id, (list, tuple)):
@@ -213,6 +216,7 @@ def append(
     params = {"game_id": game.id, "expected_version": expected_version, "new_version": new_version, "now": now}
     changes = {} if isinstance(game, Game) else game.changes()
     moved = functools.partial(_moved, game.id, expected_version)
+    guarded = False
     if isinstance(game, Game):
         # On the session's connection (flushed above), answered at once: its row count
         # decides the race, and a caller holding the ORM's game may go on after losing it.
@@ -223,8 +227,14 @@ def append(
         # nothing needs the UPDATE's row count and both may go with the COMMIT; elsewhere
         # its row count is checked when it comes back (at once on SQLite, before the
         # COMMIT otherwise) and a lost race is raised from there.  The caller rolls back.
+        # On PostgreSQL with events, the UPDATE is the WITH of their INSERT: one statement
+        # of one SQL text however many events (_move_with_events).
         guarded = bool(events) and pipelined(session)
-        defer(session, _move_game(tuple(changes)), {**params, **changes}, check=None if guarded else moved)
+        if guarded:
+            _defer_moved_with_events(session, game.id, expected_version, tuple(changes),
+                                     {**params, **changes}, events, actors)
+        else:
+            defer(session, _move_game(tuple(changes)), {**params, **changes}, check=moved)
     if isinstance(game, Game):
         set_committed_value(game, "version", new_version)
         set_committed_value(game, "updated_at", now)
@@ -234,7 +244,7 @@ def append(
         settle_loaded(session, Game, game.id, {**changes, "version": new_version, "updated_at": now})
 
     appended = [(expected_version + i, e) for i, e in enumerate(events, start=1)]
-    if appended:
+    if appended and not guarded:
         as_text = takes_json_text(session)
         rows = [
             {
@@ -297,6 +307,80 @@ def _move_game(columns: tuple[str, ...]) -> Any:
     if not columns:
         return _MOVE_VERSION
     return _MOVE_VERSION.values({name: bindparam(name, type_=_GAMES.c[name].type) for name in columns})
+
+
+_EVENTS = StoredEvent.__table__
+
+
+@functools.lru_cache(maxsize=None)
+def _move_with_events(columns: tuple[str, ...]) -> Any:
+    """PostgreSQL's optimistic step (writing ``columns`` of a plain game row) and the
+    events' ``INSERT`` as one statement, its ``UPDATE`` in the ``WITH``; built once per
+    set of columns.
+
+    The events are bound as five arrays, a value per event in each, and unnested: one
+    SQL text whatever their number, which the server parses and plans once per
+    connection (psycopg prepares it), where a multi-row ``INSERT`` is a text per number
+    of rows, sent in parts of at most seven (a bot's turn of 18 events was three
+    statements, and with the ``UPDATE`` four, each costing the client and the server
+    its own parse, bind and execute).  Each ``data`` travels as its JSON text and is
+    cast to the column's ``json`` by the server, which keeps that text as it is.
+
+    The rows are not joined to what the ``UPDATE`` moved, on purpose: a ``WITH``'s
+    ``UPDATE`` runs to completion whether or not the statement reads it, and a writer
+    that lost the race (its ``UPDATE`` moves no row) still inserts its event
+    ``expected_version + 1``, which the unique ``(game_id, seq)`` refuses, failing the
+    statement as the events' own ``INSERT`` did (see :func:`append`).  Joined, the
+    loser would insert nothing, fail nothing and commit.
+    """
+    moved = _move_game(columns).cte("moved")
+    unnested = func.unnest(
+        cast(bindparam("seqs"), postgresql.ARRAY(BigInteger)),
+        cast(bindparam("types"), postgresql.ARRAY(String)),
+        cast(bindparam("type_versions"), postgresql.ARRAY(Integer)),
+        cast(bindparam("datas"), postgresql.ARRAY(Text)),
+        cast(bindparam("actors"), postgresql.ARRAY(Integer)),
+    ).table_valued("seq", "type", "type_version", "data", "actor_user_id").render_derived(name="e")
+    rows = select(
+        bindparam("game_id", type_=_EVENTS.c.game_id.type), unnested.c.seq, unnested.c.type,
+        unnested.c.type_version, cast(unnested.c.data, _EVENTS.c.data.type), unnested.c.actor_user_id,
+        bindparam("now", type_=_EVENTS.c.created_at.type),
+    )
+    return (_EVENTS.insert()
+            .from_select(["game_id", "seq", "type", "type_version", "data", "actor_user_id", "created_at"], rows,
+                         include_defaults=False)
+            .add_cte(moved))
+
+
+def _defer_moved_with_events(session: Session, game_id: str, expected_version: int, columns: tuple[str, ...],
+                             params: dict[str, Any], events: list[Event], actors: list[Optional[int]]) -> None:
+    """Hold :func:`_move_with_events` for the commit, with the events of an append at
+    ``expected_version`` as its arrays.  Each ``data`` is the text :func:`as_stored`
+    made of it, else the text the column itself would write (the engine's JSON
+    serializer), so the stored rows are the same as the multi-row ``INSERT``'s."""
+    serialize = None
+    datas = []
+    for e in events:
+        data = _data_column(e.data)
+        if data.__class__ is not JsonText:
+            serialize = serialize or session.get_bind().dialect._json_serializer or json.dumps
+            data = serialize(data)
+        datas.append(data)
+    params["seqs"] = list(range(expected_version + 1, expected_version + 1 + len(events)))
+    params["types"] = [e.type for e in events]
+    params["type_versions"] = [e.version for e in events]
+    params["datas"] = datas
+    params["actors"] = actors
+    defer(session, _move_with_events(columns), params,
+          on_error=functools.partial(_moved_or_lost, game_id, expected_version))
+
+
+def _moved_or_lost(game_id: str, expected_version: int, error: Exception) -> Exception:
+    """What a failure of :func:`_move_with_events` means: the events' failure is
+    :func:`_events_lost`'s; the game row's own (its ``UPDATE`` refused) is left as it is."""
+    if getattr(getattr(getattr(error, "orig", None), "diag", None), "table_name", None) == _GAMES.name:
+        return error
+    return _events_lost(game_id, expected_version, error)
 
 
 def write_snapshot(session: Session, game: Game, seq: int, state: Any, *, rules: Optional[Rules] = None) -> None:
