@@ -39,8 +39,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
 
-from sqlalchemy import BigInteger, Integer, String, Text, bindparam, cast, event, func, select
-from sqlalchemy.dialects import postgresql
+from sqlalchemy import Text, bindparam, cast, event, func, literal_column, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -318,13 +317,16 @@ def _move_with_events(columns: tuple[str, ...]) -> Any:
     events' ``INSERT`` as one statement, its ``UPDATE`` in the ``WITH``; built once per
     set of columns.
 
-    The events are bound as five arrays, a value per event in each, and unnested: one
-    SQL text whatever their number, which the server parses and plans once per
-    connection (psycopg prepares it), where a multi-row ``INSERT`` is a text per number
-    of rows, sent in parts of at most seven (a bot's turn of 18 events was three
-    statements, and with the ``UPDATE`` four, each costing the client and the server
-    its own parse, bind and execute).  Each ``data`` travels as its JSON text and is
-    cast to the column's ``json`` by the server, which keeps that text as it is.
+    The events are bound as one JSON array, an array ``[seq, type, type_version, data,
+    actor]`` per event, and split by the server: one SQL text whatever their number,
+    which the server parses and plans once per connection (psycopg prepares it), where a
+    multi-row ``INSERT`` is a text per number of rows, sent in parts of at most seven (a
+    bot's turn of 18 events was three statements, and with the ``UPDATE`` four, each
+    costing the client and the server its own parse, bind and execute).  One text, not
+    an array per column: psycopg escapes each string of a text array with a regular
+    expression, which cost more than the statements saved.  Each ``data`` is the JSON
+    text of the column, and the server's ``json`` keeps the text of an element as it is,
+    so the stored ``data`` is that text.
 
     The rows are not joined to what the ``UPDATE`` moved, on purpose: a ``WITH``'s
     ``UPDATE`` runs to completion whether or not the statement reads it, and a writer
@@ -334,18 +336,14 @@ def _move_with_events(columns: tuple[str, ...]) -> Any:
     loser would insert nothing, fail nothing and commit.
     """
     moved = _move_game(columns).cte("moved")
-    unnested = func.unnest(
-        cast(bindparam("seqs"), postgresql.ARRAY(BigInteger)),
-        cast(bindparam("types"), postgresql.ARRAY(String)),
-        cast(bindparam("type_versions"), postgresql.ARRAY(Integer)),
-        cast(bindparam("datas"), postgresql.ARRAY(Text)),
-        cast(bindparam("actors"), postgresql.ARRAY(Integer)),
-    ).table_valued("seq", "type", "type_version", "data", "actor_user_id").render_derived(name="e")
+    element = (func.json_array_elements(cast(bindparam("events", type_=Text), _EVENTS.c.data.type))
+               .table_valued("value").alias("e"))
     rows = select(
-        bindparam("game_id", type_=_EVENTS.c.game_id.type), unnested.c.seq, unnested.c.type,
-        unnested.c.type_version, cast(unnested.c.data, _EVENTS.c.data.type), unnested.c.actor_user_id,
-        bindparam("now", type_=_EVENTS.c.created_at.type),
-    )
+        bindparam("game_id", type_=_EVENTS.c.game_id.type),
+        literal_column("(e.value ->> 0)::bigint"), literal_column("e.value ->> 1"),
+        literal_column("(e.value ->> 2)::integer"), literal_column("e.value -> 3"),
+        literal_column("(e.value ->> 4)::integer"), bindparam("now", type_=_EVENTS.c.created_at.type),
+    ).select_from(element)
     return (_EVENTS.insert()
             .from_select(["game_id", "seq", "type", "type_version", "data", "actor_user_id", "created_at"], rows,
                          include_defaults=False)
@@ -355,22 +353,20 @@ def _move_with_events(columns: tuple[str, ...]) -> Any:
 def _defer_moved_with_events(session: Session, game_id: str, expected_version: int, columns: tuple[str, ...],
                              params: dict[str, Any], events: list[Event], actors: list[Optional[int]]) -> None:
     """Hold :func:`_move_with_events` for the commit, with the events of an append at
-    ``expected_version`` as its arrays.  Each ``data`` is the text :func:`as_stored`
+    ``expected_version`` as its JSON array.  Each ``data`` is the text :func:`as_stored`
     made of it, else the text the column itself would write (the engine's JSON
     serializer), so the stored rows are the same as the multi-row ``INSERT``'s."""
     serialize = None
-    datas = []
-    for e in events:
+    parts = []
+    seq = expected_version
+    for e, actor in zip(events, actors):
+        seq += 1
         data = _data_column(e.data)
         if data.__class__ is not JsonText:
             serialize = serialize or session.get_bind().dialect._json_serializer or json.dumps
             data = serialize(data)
-        datas.append(data)
-    params["seqs"] = list(range(expected_version + 1, expected_version + 1 + len(events)))
-    params["types"] = [e.type for e in events]
-    params["type_versions"] = [e.version for e in events]
-    params["datas"] = datas
-    params["actors"] = actors
+        parts.append(f"[{seq},{_encode(e.type)},{int(e.version)},{data},{'null' if actor is None else int(actor)}]")
+    params["events"] = "[" + ",".join(parts) + "]"
     defer(session, _move_with_events(columns), params,
           on_error=functools.partial(_moved_or_lost, game_id, expected_version))
 
