@@ -319,7 +319,7 @@ def _move_with_events(columns: tuple[str, ...]) -> Any:
 
     The events are bound as one JSON array, an array ``[seq, type, type_version, data,
     actor]`` per event, and split by the server: one SQL text whatever their number,
-    which the server parses and plans once per connection (psycopg prepares it), where a
+    which psycopg prepares on each connection once it has run a few times, where a
     multi-row ``INSERT`` is a text per number of rows, sent in parts of at most seven (a
     bot's turn of 18 events was three statements, and with the ``UPDATE`` four, each
     costing the client and the server its own parse, bind and execute).  One text, not
