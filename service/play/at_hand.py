@@ -18,11 +18,11 @@ only reads, are held for the transaction as plain named tuples
 its own) are remembered as missing, so the code further down the path that asks for
 them with :func:`~service.plumbing.rows.get_row` costs no statement.
 
-On PostgreSQL the game's ``open_decisions`` rows are read too, in a second statement that
-travels in the same round trip (after the game's: see :func:`load`): with them in hand,
-the command knows before writing which of the decisions it leaves open are new and when
-the others' deadlines fall, so the open decisions' upsert need not be answered before
-the commit, and everything the command writes goes with the COMMIT in one round trip
+On PostgreSQL the game's ``open_decisions`` rows are read too, in the same statement (a
+subquery of it, their rows as one JSON array: see :func:`load`): with them in hand, the
+command knows before writing which of the decisions it leaves open are new and when the
+others' deadlines fall, so the open decisions' upsert need not be answered before the
+commit, and everything the command writes goes with the COMMIT in one round trip
 (:func:`service.play.games.refresh_open_decisions`).  On SQLite, where a statement is a
 function call and the upsert's answer comes at once, they are not read.
 """
@@ -49,7 +49,7 @@ from service.plumbing.db import (
     User,
     WebhookEndpoint,
 )
-from service.plumbing.statements import ahead, pipelined
+from service.plumbing.statements import ahead, connection_of, pipelined
 from service.plumbing.rows import changing_row, hold_absent, hold_plain, plain_row
 
 
@@ -89,13 +89,14 @@ def _key_offset(model) -> int:
     return next(i for i, column in enumerate(_columns(model)) if column.key == first.key)
 
 
-@lru_cache(maxsize=1)
-def _query() -> tuple[Select, tuple[int, int], tuple[tuple[int, int, int], ...]]:
+@lru_cache(maxsize=2)
+def _query(decisions: bool) -> tuple[Select, tuple[int, int], tuple[tuple[int, int, int], ...]]:
     """The statement of :func:`load`, built once (building it costs more than running it)
     of the tables alone (an ORM entity in it would make the ORM compile and load it), where
     the game's and the seat's columns end in its rows, and where each of :data:`_PLAIN`'s
     columns lie (start, end, and the primary key's offset, ``None`` there when the outer
-    join found no row)."""
+    join found no row).  With ``decisions`` (PostgreSQL), the game's open decisions
+    follow those columns (:func:`_open_decisions`)."""
     games, seats, mails, orders_t, hooks_t = (model.__table__ for model in
                                               (Game, Seat, Notification, StandingOrder, WebhookEndpoint))
     last_mailed = (select(func.max(mails.c.done_at))
@@ -120,7 +121,7 @@ def _query() -> tuple[Select, tuple[int, int], tuple[tuple[int, int, int], ...]]
         columns += these
     clock, users, prefs, game_prefs = (model.__table__ for model in _PLAIN)
     query = (
-        select(*columns, last_mailed, orders, hooks)
+        select(*columns, *([_open_decisions()] if decisions else []), last_mailed, orders, hooks)
         .select_from(games)
         .join(seats, seats.c.game_id == games.c.id)
         .outerjoin(clock, clock.c.game_id == games.c.id)
@@ -133,12 +134,45 @@ def _query() -> tuple[Select, tuple[int, int], tuple[tuple[int, int, int], ...]]
     return query, (len(_columns(Game)), len(_columns(Game)) + len(_columns(Seat))), tuple(spans)
 
 
-@lru_cache(maxsize=1)
-def _open_decisions_query() -> Select:
-    """The game's ``open_decisions`` rows, as :attr:`AtHand.open_decisions` keeps them;
-    built once."""
+def _open_decisions() -> Any:
+    """The game's ``open_decisions`` rows, as :attr:`AtHand.open_decisions` keeps them, as
+    one column of :func:`_query`'s (PostgreSQL's JSON): a JSON array of ``[decision id,
+    seat, deadline]`` arrays, ``NULL`` where there are none.
+
+    A subquery of the game's statement, where it was a statement of its own: the
+    server runs it once (it names the game by the statement's parameter, not by the
+    row's column, so it does not depend on the row), and the client is spared a
+    statement's work (its cursor, its result) for a handful of rows.  One array of
+    arrays rather than an array per column: one value to load, each row's values kept
+    together whatever order the server aggregates them in."""
     table = OpenDecision.__table__
-    return select(table.c.decision_id, table.c.seat, table.c.deadline_at).where(table.c.game_id == bindparam("game_id"))
+    return (select(func.json_agg(func.json_build_array(table.c.decision_id, table.c.seat, table.c.deadline_at)))
+            .where(table.c.game_id == bindparam("game_id"))
+            .scalar_subquery())
+
+
+def _decisions_of(session: Session, found: Optional[list]) -> dict[tuple[str, int], Optional[dt.datetime]]:
+    """:attr:`AtHand.open_decisions` of what :func:`_open_decisions` read, ``found``.
+
+    JSON has no datetime: a deadline comes as PostgreSQL's text of it (ISO 8601, with the
+    session time zone's offset), and is made the datetime a read of the column gives,
+    in the time zone psycopg gives it (the connection's: a zone, not just an offset)."""
+    if not found:
+        return {}
+    decisions: dict[tuple[str, int], Optional[dt.datetime]] = {}
+    zone = None
+    for decision_id, seat, deadline in found:
+        if deadline is not None:
+            if zone is None:
+                zone = connection_of(session).connection.driver_connection.info.timezone
+            deadline = _FROM_TEXT(deadline)
+            if deadline.tzinfo is not zone:
+                deadline = deadline.astimezone(zone)
+        decisions[(decision_id, seat)] = deadline
+    return decisions
+
+
+_FROM_TEXT = dt.datetime.fromisoformat
 
 
 def _plain(model, row, span: tuple[int, int, int]) -> Optional[tuple]:
@@ -155,19 +189,24 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
     seats: list[Any] = []
     mailed: dict[int, dt.datetime] = {}
     standing = webhooks = False
-    query, (games, seats_at), (clock_at, user_at, prefs_at, game_prefs_at) = _query()
+    with_decisions = pipelined(session)
+    query, (games, seats_at), (clock_at, user_at, prefs_at, game_prefs_at) = _query(with_decisions)
     game_row, seat_row = changing_row(Game), changing_row(Seat)
     session.flush()  # what the caller added (a standing order) counts; Core does not autoflush
     found = ahead(session, query, {"game_id": game_id})
-    # The open decisions after the game, in the same round trip: each statement reads what
-    # was committed when it ran, so rows newer than the game read are possible, and a
-    # writer that committed them moved the game's version too: the command's version
-    # UPDATE then finds the game moved and loses the race.  Read before the game, rows
-    # older than it would pass unnoticed.
-    decisions = ahead(session, _open_decisions_query(), {"game_id": game_id}) if pipelined(session) else None
+    # The open decisions are read in the game's own statement, so on the same snapshot:
+    # exactly the rows that stood beside the game row read, never older than it (rows
+    # older than the game read could pass unnoticed, where a writer that changed them
+    # since moved the game's version: the command's version UPDATE would not know).
+    # When they were a statement of their own, sent after the game's, they could be
+    # newer, which was safe only because such a writer makes the command lose its race;
+    # the same snapshot needs no such argument.
+    decisions = None
     for row in found.rows():
         if game is None:  # (the game and its clock are the same on every row)
             game = game_row(*row[:games])
+            if with_decisions:  # (the same on every row too)
+                decisions = _decisions_of(session, row[-4])
             clock = _plain(GameClock, row, clock_at)
             if clock is None:
                 hold_absent(session, GameClock, game.id)
@@ -196,8 +235,5 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
         standing = standing or (bool(has_orders) and not seat.is_bot)
     if game is None:
         return None
-    open_decisions = None
-    if decisions is not None:
-        open_decisions = {(decision_id, seat): deadline for decision_id, seat, deadline in decisions.rows()}
     return AtHand(game=game, seats=seats, last_mailed=mailed, standing_orders=standing, webhooks=webhooks,
-                  open_decisions=open_decisions)
+                  open_decisions=decisions)

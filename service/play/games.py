@@ -578,8 +578,8 @@ def refresh_open_decisions(session: Session, game: Game, rules: Rules, state: An
 
     What ``stored`` shows may differ from the rows the upsert meets only through writers
     that change ``open_decisions`` without moving the game's version, since one that
-    moves it makes this change lose its race (``stored`` is read after the game: see
-    :func:`service.play.at_hand.load`).  Those are a reminder marking the deadline it
+    moves it makes this change lose its race (``stored`` is read in the game's own
+    statement, on its snapshot: see :func:`service.play.at_hand.load`).  Those are a reminder marking the deadline it
     reminded of (``reminded_for``) and a deadline's claim (``claimed_at``,
     ``claim_token``): neither adds, removes or moves a row's deadline, so the answer is
     the upsert's.  Were a row to change otherwise in between, the stored rows would still

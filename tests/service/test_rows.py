@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 
 import pytest
@@ -9,7 +10,8 @@ from sqlalchemy import func, select
 
 from engine.core.types import Event
 from service.play import absence, at_hand, store
-from service.plumbing.db import Game, GameClock, GameNotificationPreference, NotificationPreference, Seat, StoredEvent, User
+from service.plumbing.db import (Game, GameClock, GameNotificationPreference, NotificationPreference, OpenDecision, Seat,
+                                 StoredEvent, User)
 from service.plumbing.errors import LostRace
 from service.plumbing.rows import get_row, get_rows, hold, hold_plain, plain_row
 from tests.api.statement_counter import StatementCounter
@@ -108,6 +110,37 @@ def test_what_a_command_only_reads_is_held_as_plain_rows(session, bare_game):
         assert get_row(session, GameClock, game.id) is None
     assert counter.statements == []
     assert at_hand.load(session, "no-such-game") is None
+
+
+def test_the_open_decisions_come_with_the_game_as_a_read_of_their_rows_gives_them(session, bare_game):
+    """On PostgreSQL :func:`at_hand.load` reads the game's open decisions in the game's
+    own statement (as JSON): the same keys and deadlines as a read of their rows, each
+    deadline in the very time zone a read gives it (a whole second, a fraction, none);
+    on SQLite they are not read."""
+    game, other = bare_game(), bare_game()
+    at = dt.datetime(2026, 3, 29, 1, 30, 0, tzinfo=dt.timezone(dt.timedelta(hours=2)))
+    rows = [("bid \"quoted\" é", 0, at), ("bid", 1, at + dt.timedelta(microseconds=123456)), ("free", 0, None)]
+    session.add_all([OpenDecision(game_id=game.id, decision_id=d, seat=seat, mode="decision", version=0,
+                                  deadline_at=deadline) for d, seat, deadline in rows]
+                    + [OpenDecision(game_id=other.id, decision_id="bid", seat=0, mode="decision", version=0)])
+    session.add_all([Seat(game_id=game.id, seat=0), Seat(game_id=game.id, seat=1), Seat(game_id=other.id, seat=0)])
+    session.commit()
+    session.expunge_all()
+    read = {(d, seat): at for d, seat, at in session.execute(
+        select(OpenDecision.decision_id, OpenDecision.seat, OpenDecision.deadline_at)
+        .where(OpenDecision.game_id == game.id))}
+    session.commit()
+    with StatementCounter(session.get_bind()) as counter:
+        hand = at_hand.load(session, game.id)
+    assert len(counter.statements) == 1
+    if session.get_bind().dialect.name != "postgresql":
+        assert hand.open_decisions is None
+        return
+    assert hand.open_decisions == read
+    assert all(hand.open_decisions[key].tzinfo is read[key].tzinfo for key in read if read[key] is not None)
+    session.query(OpenDecision).filter_by(game_id=game.id).delete()
+    session.commit()
+    assert at_hand.load(session, game.id).open_decisions == {}
 
 
 def test_a_commands_game_is_written_by_the_version_update_and_its_seat_by_one_statement(session, bare_game):
