@@ -139,16 +139,28 @@ def _open_decisions() -> Any:
     one column of :func:`_query`'s (PostgreSQL's JSON): a JSON array of ``[decision id,
     seat, deadline]`` arrays, ``NULL`` where there are none.
 
-    A subquery of the game's statement, where it was a statement of its own: the
-    server runs it once (it names the game by the statement's parameter, not by the
-    row's column, so it does not depend on the row), and the client is spared a
-    statement's work (its cursor, its result) for a handful of rows.  One array of
-    arrays rather than an array per column: one value to load, each row's values kept
-    together whatever order the server aggregates them in."""
+    A subquery of the game's statement rather than a statement of its own: the server
+    runs it once (it names the game by the statement's parameter, not by the row's
+    column, so it does not depend on the row), and the client is spared a statement's
+    work (its cursor, its result) for a handful of rows.  One array of arrays rather
+    than an array per column: one value to load, each row's values kept together
+    whatever order the server aggregates them in.
+
+    In the game's statement, the rows are read on its snapshot: exactly those that
+    stood beside the game row read.  Rows older than the game row would be wrong (a
+    writer that changed them in between moved the game's version, and the command's
+    version ``UPDATE``, judged against the version read, would not know); read by a
+    statement of its own sent after the game's, as they were, they could only be newer,
+    which was safe because a writer that committed them moved the version too and the
+    command lost its race.  The same snapshot is at least as good, and needs no such
+    argument."""
     table = OpenDecision.__table__
     return (select(func.json_agg(func.json_build_array(table.c.decision_id, table.c.seat, table.c.deadline_at)))
             .where(table.c.game_id == bindparam("game_id"))
             .scalar_subquery())
+
+
+_FROM_TEXT = dt.datetime.fromisoformat
 
 
 def _decisions_of(session: Session, found: Optional[list]) -> dict[tuple[str, int], Optional[dt.datetime]]:
@@ -172,9 +184,6 @@ def _decisions_of(session: Session, found: Optional[list]) -> dict[tuple[str, in
     return decisions
 
 
-_FROM_TEXT = dt.datetime.fromisoformat
-
-
 def _plain(model, row, span: tuple[int, int, int]) -> Optional[tuple]:
     """``model``'s plain row in ``row`` at ``span``; ``None`` where the outer join found none."""
     start, end, key = span
@@ -194,14 +203,9 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
     game_row, seat_row = changing_row(Game), changing_row(Seat)
     session.flush()  # what the caller added (a standing order) counts; Core does not autoflush
     found = ahead(session, query, {"game_id": game_id})
-    # The open decisions are read in the game's own statement, so on the same snapshot:
-    # exactly the rows that stood beside the game row read, never older than it (rows
-    # older than the game read could pass unnoticed, where a writer that changed them
-    # since moved the game's version: the command's version UPDATE would not know).
-    # When they were a statement of their own, sent after the game's, they could be
-    # newer, which was safe only because such a writer makes the command lose its race;
-    # the same snapshot needs no such argument.
-    decisions = None
+    # (on PostgreSQL the open decisions come in the game's statement, on its snapshot:
+    # see _open_decisions)
+    decisions: Optional[dict[tuple[str, int], Optional[dt.datetime]]] = None
     for row in found.rows():
         if game is None:  # (the game and its clock are the same on every row)
             game = game_row(*row[:games])

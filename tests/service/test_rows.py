@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 
 from engine.core.types import Event
 from service.play import absence, at_hand, store
-from service.plumbing.db import (Game, GameClock, GameNotificationPreference, NotificationPreference, OpenDecision, Seat,
-                                 StoredEvent, User)
+from service.plumbing.db import (Game, GameClock, GameNotificationPreference, NotificationPreference, OpenDecision,
+                                 Seat, StoredEvent, User)
 from service.plumbing.errors import LostRace
 from service.plumbing.rows import get_row, get_rows, hold, hold_plain, plain_row
 from tests.api.statement_counter import StatementCounter
