@@ -159,7 +159,10 @@ def test_a_commands_game_is_written_by_the_version_update_and_its_seat_by_one_st
         assert plain.changes() == {} and seat.changes() == {} and plain.version == 1
         assert (loaded.version, loaded.status, loaded.outcome) == (1, "finished", {"winners": [0]})
         session.commit()  # (on PostgreSQL the event's INSERT is held until here)
-    assert len(counter.statements) == 3  # the seat's UPDATE, the game's (with its version), the event
+    # the seat's UPDATE, the game's (with its version), the event; on PostgreSQL the game's
+    # UPDATE and its events are one statement (:func:`service.play.store.append`)
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    assert len(counter.statements) == (2 if postgresql else 3)
     session.expunge_all()
     again = session.get(Game, game.id)
     assert (again.version, again.status, again.outcome) == (1, "finished", {"winners": [0]})
