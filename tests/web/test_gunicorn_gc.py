@@ -74,3 +74,14 @@ def test_older_generations_are_collected_as_cpython_would(conf, passes):
     # the middle generation after 5 collections of the youngest, all three after 4 of the
     # middle one (CPython collects a generation once its count is past the threshold)
     assert passes == ([0] * (middle + 1) + [1]) * (old + 1) + [2]
+
+
+def test_the_youngest_generation_is_collected_every_so_many_requests_however_little_they_left(conf, passes):
+    """A request that frees as many old objects as it makes new ones (a cached game state
+    replacing the one before) leaves the count where it was while the youngest
+    generation's list grows: it is collected every ``EVERY_REQUESTS`` requests all the same."""
+    _started(conf, passes)
+    every = conf["EVERY_REQUESTS"]
+    for _ in range(3 * every):
+        conf["post_request"](None, None, None, None)
+    assert passes == [0, 0, 0]
