@@ -49,7 +49,7 @@ from service.plumbing.db import (
     User,
     WebhookEndpoint,
 )
-from service.plumbing.statements import ahead, connection_of, pipelined
+from service.plumbing.statements import connection_of, pipelined, run
 from service.plumbing.rows import changing_row, hold_absent, hold_plain, plain_row
 
 
@@ -202,11 +202,10 @@ def load(session: Session, game_id: str) -> Optional[AtHand]:
     query, (games, seats_at), (clock_at, user_at, prefs_at, game_prefs_at) = _query(with_decisions)
     game_row, seat_row = changing_row(Game), changing_row(Seat)
     session.flush()  # what the caller added (a standing order) counts; Core does not autoflush
-    found = ahead(session, query, {"game_id": game_id})
     # (on PostgreSQL the open decisions come in the game's statement, on its snapshot:
     # see _open_decisions)
     decisions: Optional[dict[tuple[str, int], Optional[dt.datetime]]] = None
-    for row in found.rows():
+    for row in run(session, query, {"game_id": game_id}):
         if game is None:  # (the game and its clock are the same on every row)
             game = game_row(*row[:games])
             if with_decisions:  # (the same on every row too)

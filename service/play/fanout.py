@@ -33,9 +33,11 @@ from service.plumbing.db import Game, Seat
 
 @dataclass(frozen=True)
 class Opened:
-    """An ``open_decisions`` row a change opened, as it was written."""
+    """An ``open_decisions`` row a change opened, as it was written; ``id`` is ``None``
+    until its ``INSERT`` is answered (on PostgreSQL with the COMMIT: read it from
+    :func:`~service.plumbing.statements.when_answered`)."""
 
-    id: int
+    id: Optional[int]
     decision_id: str
     seat: int
     user_id: Optional[int]
