@@ -149,7 +149,9 @@ def _settle(session: Session, config: Config, row_id: int, token: str, now: dt.d
     row = session.get(OpenDecision, row_id)
     if row is None or row.claim_token != token:
         return "not_due"
-    game = session.get(Game, row.game_id)
+    # the game's row locked before anything of it changes (the seat's misses, a vacation's
+    # new deadline), in the order a command takes: see :func:`_creators_game`
+    game = session.get(Game, row.game_id, with_for_update=True, populate_existing=True)
     if game is None or game.status != "running":
         return "stale"
     if is_paused(session, game.id):
@@ -207,7 +209,15 @@ def _seats(session: Session, game_id: str) -> list[Seat]:
 
 
 def _creators_game(session: Session, game_id: str, user: User) -> Game:
-    game = games._get_game(session, game_id)
+    """The running game ``game_id`` of its creator ``user``, its row locked first.
+
+    The creator's controls change the game's open decisions, then append a meta event,
+    whose version ``UPDATE`` locks the game's row; a command locks that row first (its
+    version ``UPDATE``), then its open decisions.  Taking the row's lock here, before
+    any of its open decisions is touched, keeps the one order, so a pause meeting a
+    command waits for it instead of deadlocking with it (which PostgreSQL would break by
+    failing one of them)."""
+    game = games._get_game(session, game_id, lock=True)
     absence.require_creator(game, user)
     if game.status != "running":
         raise Conflict("Only a running game's clock can be changed.",

@@ -896,8 +896,15 @@ def _seat_summary(row: Seat, users: Mapping[int, User], viewer: Optional[User], 
     return out
 
 
-def _get_game(session: Session, game_id: str) -> Game:
-    game = session.get(Game, game_id) if isinstance(game_id, str) and _GAME_ID.match(game_id) else None
+def _get_game(session: Session, game_id: str, *, lock: bool = False) -> Game:
+    """The game ``game_id`` (:class:`NotFound` if none); with ``lock``, read anew with its
+    row locked for this transaction (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite's
+    writer holds the whole database)."""
+    found = isinstance(game_id, str) and _GAME_ID.match(game_id)
+    if found and lock:
+        game = session.get(Game, game_id, with_for_update=True, populate_existing=True)
+    else:
+        game = session.get(Game, game_id) if found else None
     if game is None:
         raise NotFound("no such game", details={"game_id": str(game_id)[:64]})
     return game
