@@ -440,7 +440,9 @@ class Notification(db.Model):
     __tablename__ = "notifications"
     __table_args__ = (
         Index("ix_notifications_due", "status", "due_at"),
-        Index("ix_notifications_user", "user_id", "status"),
+        # (``done_at`` last: a player's last mailed notification is the index's last entry
+        # for them, whatever their mail history; migration 0008)
+        Index("ix_notifications_user_done", "user_id", "status", "done_at"),
     )
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
