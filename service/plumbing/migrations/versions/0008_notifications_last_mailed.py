@@ -26,10 +26,22 @@ depends_on: Union[str, Sequence[str], None] = None
 
 
 def upgrade() -> None:
-    op.create_index("ix_notifications_user_done", "notifications", ["user_id", "status", "done_at"])
-    op.drop_index("ix_notifications_user", table_name="notifications")
+    _swap(add=("ix_notifications_user_done", ["user_id", "status", "done_at"]), drop="ix_notifications_user")
 
 
 def downgrade() -> None:
-    op.create_index("ix_notifications_user", "notifications", ["user_id", "status"])
-    op.drop_index("ix_notifications_user_done", table_name="notifications")
+    _swap(add=("ix_notifications_user", ["user_id", "status"]), drop="ix_notifications_user_done")
+
+
+def _swap(add: tuple[str, list[str]], drop: str) -> None:
+    """Build the index ``add``, then drop ``drop``.  On PostgreSQL both concurrently
+    (outside the migration's transaction), so that the web processes still serving while
+    the release runs keep writing notifications during the build, however large the table."""
+    name, columns = add
+    if op.get_bind().dialect.name == "postgresql":
+        with op.get_context().autocommit_block():
+            op.create_index(name, "notifications", columns, postgresql_concurrently=True)
+            op.drop_index(drop, table_name="notifications", postgresql_concurrently=True)
+        return
+    op.create_index(name, "notifications", columns)
+    op.drop_index(drop, table_name="notifications")
