@@ -34,7 +34,7 @@ def _user(s, name: str) -> User:
     return s.scalars(select(User).where(User.email == f"{name}@example.org")).one()
 
 
-def _waits_for_a_row(engine, game_id: str, timeout: float = 20.0) -> bool:
+def _waits_for_a_row(engine, timeout: float = 20.0) -> bool:
     """Another session of the test's database is waiting for a lock (the control, held up
     by the command's row)."""
     deadline = time.monotonic() + timeout
@@ -66,7 +66,7 @@ def _meets_a_command(app, game_id: str, control) -> list:
     with engine.connect() as command:
         command.execute(text("UPDATE games SET updated_at = updated_at WHERE id = :g"), {"g": game_id})
         thread.start()
-        assert _waits_for_a_row(engine, game_id), "the control waits for the command's row"
+        assert _waits_for_a_row(engine), "the control waits for the command's row"
         try:
             command.execute(text("SET LOCAL lock_timeout = '5s'"))
             command.execute(text("UPDATE open_decisions SET version = version WHERE game_id = :g"), {"g": game_id})
