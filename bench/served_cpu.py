@@ -37,34 +37,34 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
+from sqlalchemy import create_engine, text
+
 from bench.command_floor import HERE, POSTGRES, Player, Writer, _database_url, serve
 from bench.common import machine
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _cpu(pid: int) -> float:
-    """Seconds of CPU (user and system, every thread) of process ``pid``; 0 once it is gone."""
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command's name (the state first); none
+    once the process is gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
+            return f.read().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / _TICKS
+        return []
+
+
+def _cpu(pid: int) -> float:
+    """Seconds of CPU (user and system, every thread) of process ``pid``; 0 once it is gone."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / _TICKS if fields else 0.0
 
 
 def _children(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (gunicorn's workers of its arbiter)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        found.append(int(entry))
-            except OSError:
-                continue
-    return found
+    return [int(entry) for entry in os.listdir("/proc")
+            if entry.isdigit() and (fields := _stat(int(entry))) and int(fields[1]) == pid]
 
 
 def _arbiter(port: int) -> int:
@@ -78,8 +78,7 @@ def _arbiter(port: int) -> int:
             except OSError:
                 continue
             if bind in cmdline and b"gunicorn" in cmdline and int(entry) != os.getpid():
-                parent = _children(int(entry))
-                if parent:  # the arbiter, not one of its workers
+                if _children(int(entry)):  # the arbiter, not one of its workers
                     return int(entry)
     raise RuntimeError(f"no gunicorn arbiter on port {port}")
 
@@ -88,14 +87,10 @@ class Backends:
     """The PostgreSQL backends serving database ``name``, asked again each round."""
 
     def __init__(self, name: str) -> None:
-        from sqlalchemy import create_engine
-
         self.name = name
         self.admin = create_engine(POSTGRES + "postgres", isolation_level="AUTOCOMMIT")
 
     def pids(self) -> list[int]:
-        from sqlalchemy import text
-
         with self.admin.connect() as conn:
             return [pid for (pid,) in conn.execute(
                 text("SELECT pid FROM pg_stat_activity WHERE datname = :n"), {"n": self.name})]
