@@ -16,10 +16,13 @@ compute, an expanding parameter) runs through SQLAlchemy.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 import threading
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Callable, Optional, Union
 
@@ -619,79 +622,253 @@ def _pipeline(connection, entries: list[_Entry], *, commit: bool) -> None:
     multi-row statement (:func:`_compiled`) as a statement of its own, so nothing waits on
     the way; then each entry's rows and check.
 
-    psycopg starts a transaction by sending its ``BEGIN`` and waiting for the answer, even
-    in a pipeline: a round trip of its own, every transaction.  So when the transaction
-    has not begun on the server yet, its ``BEGIN`` is sent here, first in the pipeline,
-    with psycopg's autocommit on (it then sends no ``BEGIN`` of its own; its ``commit``
-    and ``rollback`` still end the transaction, which the server holds open); autocommit
-    is off again when the next transaction begins (:func:`_driver_begins_again`)."""
+    The statements go to the server in one write (:class:`_RoundTrip`), not as psycopg's
+    pipeline sends them, each in a write of its own with a wait for the socket before it.
+
+    psycopg starts a transaction by sending its ``BEGIN`` and waiting for the answer: a
+    round trip of its own, every transaction.  So when the transaction has not begun on
+    the server yet, its ``BEGIN`` is sent here, first in the round trip, with psycopg's
+    autocommit on (it then sends no ``BEGIN`` of its own; its ``commit`` and ``rollback``
+    still end the transaction, which the server holds open); autocommit is off again
+    when the next transaction begins (:func:`_driver_begins_again`)."""
     _listen_pipelined(connection.engine)
     pool_entry = connection.connection
     dbapi = pool_entry.dbapi_connection
     dbapi_error = connection.dialect.loaded_dbapi.Error
+    sent: list[tuple[Optional[_Entry], Any]] = []  # (entry, its answer once back), in order
     begin = not dbapi.autocommit and dbapi.info.transaction_status == _IDLE
     if begin:
         dbapi.autocommit = True
         pool_entry.info[_OWN_BEGIN] = True
-    sent: list[tuple[Any, _Entry]] = []  # (cursor, entry), in order
     try:
-        with dbapi.pipeline():
+        with dbapi.lock:  # (as psycopg's cursor holds it around a statement)
+            trip = _RoundTrip(dbapi, pool_entry.info)
             if begin:
-                dbapi.cursor().execute("BEGIN")
+                trip.add(b"BEGIN", None)
             for entry in entries:
                 compiled, params = entry.compiled, entry.params
                 many = isinstance(params, list)
                 # seen like any other statement (the statement counts of the tests)
                 connection.dispatch.before_cursor_execute(connection, None, compiled.sql, params, None, many)
                 for sql, values in _sent(compiled, params):
-                    cursor = dbapi.cursor()
-                    cursor.execute(sql, values)
-                    sent.append((cursor, entry))
+                    trip.add(sql, values, entry)
             if commit:
-                # as a statement of the pipeline: psycopg's ``commit()`` would add a
-                # round trip of its own; the driver sees the transaction ended and
-                # SQLAlchemy's commit then has nothing left to send
-                dbapi.cursor().execute("COMMIT")
+                # in the round trip: psycopg's ``commit()`` would add a round trip of its
+                # own; the driver sees the transaction ended and SQLAlchemy's commit then
+                # has nothing left to send
+                trip.add(b"COMMIT", None)
+            sent, failure = trip.run()
+            if failure is not None:
+                raise failure
     except dbapi_error as error:
-        # the statement that failed: the first without a result (those after it were
+        # the statement that failed: the first without an answer (those after it were
         # skipped by the server); what came back before it is judged first
-        failed = next((entry for cursor, entry in sent if cursor.pgresult is None), None)
-        answered = [(cursor, entry) for cursor, entry in sent if cursor.pgresult is not None and entry is not failed]
+        failed = next((entry for entry, answer in sent if answer is None), None)
+        answered = [(entry, answer) for entry, answer in sent
+                    if entry is not None and answer is not None and entry is not failed]
         _answers(answered, callbacks=False)
         wrapped = DBAPIError.instance(failed.compiled.sql if failed else None, failed.params if failed else None,
                                       error, dbapi_error)
         raise (failed.on_error(wrapped) if failed and failed.on_error else wrapped) from error
-    _answers(sent)
+    _answers([(entry, answer) for entry, answer in sent if entry is not None])
 
 
-def _answers(sent: list[tuple[Any, _Entry]], *, callbacks: bool = True) -> None:
+def _answers(sent: list[tuple[_Entry, "_Answer"]], *, callbacks: bool = True) -> None:
     """Give each wanted entry its rows, then run the checks, then (unless the round trip
     failed: ``callbacks`` false) what waited for the answers (:func:`when_answered`),
     each in the order sent."""
     by_entry: dict[int, tuple[_Entry, list]] = {}
-    for cursor, entry in sent:
+    for entry, answer in sent:
         if entry.wanted or entry.answered:
-            by_entry.setdefault(id(entry), (entry, []))[1].append(cursor)
-    for entry, cursors in by_entry.values():
+            by_entry.setdefault(id(entry), (entry, []))[1].append(answer)
+    for entry, answers in by_entry.values():
         if not entry.wanted:
             continue
         rows: list = []
-        if entry.compiled.returns:  # (asking the cursor's ``description`` builds a Column per column)
-            for cursor in cursors:
-                rows += cursor.fetchall()
-        entry.rows = Rows(_rows_of(entry.compiled, rows) if rows else [], sum(c.rowcount for c in cursors))
-    for entry, _cursors in by_entry.values():
+        for answer in answers:
+            rows += answer.rows
+        entry.rows = Rows(_rows_of(entry.compiled, rows) if rows else [], sum(a.rowcount for a in answers))
+    for entry, _answers_of in by_entry.values():
         if entry.check is not None:
             entry.check(entry.rows)
     if callbacks:
-        for entry, _cursors in by_entry.values():
+        for entry, _answers_of in by_entry.values():
             for callback in entry.answered or ():
                 callback()
 
 
-try:  # the driver's "no transaction open" (psycopg is optional: SQLite needs none)
-    from psycopg.pq import TransactionStatus as _Status
+class _Answer:
+    """A statement's answer as its entry reads it: its rows (loaded as psycopg's cursor
+    loads them, for a statement that returns rows) and its row count."""
+
+    __slots__ = ("rows", "rowcount")
+
+    def __init__(self, rows: list, rowcount: int) -> None:
+        self.rows, self.rowcount = rows, rowcount
+
+
+#: ``ConnectionPoolEntry.info`` key: the statements prepared on the connection by
+#: :class:`_RoundTrip`, their names by ``(SQL, parameter types)``.
+_PREPARED = "capua.prepared"
+#: Most statements :class:`_RoundTrip` prepares on one connection; beyond, a statement
+#: is parsed at each execution (the hot paths' statements are built once: far fewer).
+_MOST_PREPARED = 256
+_prepared_names = itertools.count(1)
+#: psycopg's placeholders, as :func:`_numbered` reads them.
+_PLACEHOLDER = re.compile(r"%%|%s|%\((\w+)\)s")
+
+
+@lru_cache(maxsize=1024)
+def _numbered(sql: str, encoding: str) -> tuple[bytes, Optional[tuple[str, ...]]]:
+    """``sql`` (psycopg's, with ``%s`` or ``%(name)s`` placeholders) with PostgreSQL's
+    numbered parameters, as psycopg sends it: its bytes, and the names in the order of
+    their numbers (a name used twice is one parameter), ``None`` where positional."""
+    names: dict[str, int] = {}
+    count = 0
+
+    def number(match: re.Match) -> str:
+        nonlocal count
+        if match.group(0) == "%%":
+            return "%"
+        name = match.group(1)
+        if name is None:
+            count += 1
+            return f"${count}"
+        if name not in names:
+            names[name] = len(names) + 1
+        return f"${names[name]}"
+
+    text = _PLACEHOLDER.sub(number, sql)
+    return text.encode(encoding), (tuple(names) if names else None)
+
+
+class _RoundTrip:
+    """Statements sent to PostgreSQL in one write and answered in one wait.
+
+    psycopg's pipeline sends each statement as it is executed: it waits for the socket
+    to take it and writes it, a system call or two per statement, and the server's
+    process is woken for each.  Here the statements are queued in libpq's buffer
+    (``psycopg.pq``, the pipeline mode of libpq itself) and written at once with the
+    pipeline's sync; then the answers are read.  What psycopg's cursor does per
+    statement is done as it does it: the parameters dumped and the rows loaded by a
+    ``psycopg.adapt.Transformer`` of the connection (the same adapters, hence the same
+    values), a statement prepared on the server the first time it is sent on a
+    connection (psycopg prepares one after five executions), an error raised as the
+    error class psycopg raises for its SQLSTATE.  The waits are psycopg's own
+    (``Connection.wait``: other threads run meanwhile)."""
+
+    def __init__(self, dbapi: Any, info: dict) -> None:
+        self.dbapi = dbapi
+        self.pgconn = dbapi.pgconn
+        self.encoding = dbapi.info.encoding
+        self.tx = _Transformer.from_context(dbapi)
+        # (None: a connection this module does not prepare on, see :func:`_prepare_here`)
+        self.prepared: Optional[dict[tuple, bytes]] = info.get(_PREPARED)
+        # what each answer is: (entry or None, statement's own or a PREPARE's (key, name)), in order
+        self.expected: list[tuple[Optional[_Entry], Optional[tuple]]] = []
+        self.sends: list[Callable[[], None]] = []
+
+    def add(self, sql: Union[str, bytes], values: Any, entry: Optional[_Entry] = None) -> None:
+        """Queue the statement ``sql`` with ``values`` (``None``: a statement without
+        parameters, ``BEGIN`` or ``COMMIT``), whose answer is ``entry``'s."""
+        pgconn = self.pgconn
+        if values is None:
+            self.sends.append(functools.partial(pgconn.send_query_params, sql, None))
+            self.expected.append((entry, None))
+            return
+        query, names = _numbered(sql, self.encoding)
+        if names is not None:
+            values = [values[name] for name in names]
+        tx = self.tx
+        params = tx.dump_sequence(values, [_AUTO] * len(values))
+        types, formats = tx.types, tx.formats
+        key = (query, types)
+        prepared = self.prepared
+        name = None if prepared is None else prepared.get(key)
+        if name is None and prepared is not None and len(prepared) < _MOST_PREPARED:
+            name = b"capua_%d" % next(_prepared_names)
+            self.sends.append(functools.partial(pgconn.send_prepare, name, query, param_types=types))
+            self.expected.append((entry, (key, name)))
+            self.sends.append(functools.partial(pgconn.send_query_prepared, name, params, param_formats=formats))
+        elif name is None:
+            self.sends.append(functools.partial(pgconn.send_query_params, query, params, param_types=types,
+                                                param_formats=formats))
+        else:
+            self.sends.append(functools.partial(pgconn.send_query_prepared, name, params, param_formats=formats))
+        self.expected.append((entry, None))
+
+    def run(self) -> tuple[list[tuple[Optional[_Entry], Optional[_Answer]]], Optional[Exception]]:
+        """Send what was queued, read the answers: ``(entry, answer)`` per statement, in
+        order (a ``PREPARE``'s answer is none of them), and psycopg's error of the first
+        statement that failed, if one did: the statements before it have their answers,
+        it and those after it ``None`` (the server skipped them)."""
+        pgconn, dbapi = self.pgconn, self.dbapi
+        pgconn.enter_pipeline_mode()
+        try:
+            for send in self.sends:
+                send()
+            pgconn.pipeline_sync()
+            groups = dbapi.wait(_exchange(pgconn, len(self.expected) + 1))
+        except BaseException:
+            _leave_pipeline(pgconn)
+            raise
+        pgconn.exit_pipeline_mode()
+        answers: list[tuple[Optional[_Entry], Optional[_Answer]]] = []
+        error = None
+        tx = self.tx
+        for (entry, prepare), results in zip(self.expected, groups):
+            result = results[-1]
+            status = result.status
+            if status == _FATAL_ERROR:
+                if error is None:
+                    error = _error_from_result(result, encoding=self.encoding)
+            if prepare is not None:
+                if status == _COMMAND_OK and self.prepared is not None:
+                    self.prepared[prepare[0]] = prepare[1]
+                continue
+            if status != _TUPLES_OK and status != _COMMAND_OK:
+                answers.append((entry, None))
+                continue
+            rows: list = []
+            if status == _TUPLES_OK and result.ntuples and entry is not None and entry.wanted:
+                tx.set_pgresult(result)
+                rows = tx.load_rows(0, result.ntuples, tuple)
+            count = result.command_tuples
+            answers.append((entry, _Answer(rows, -1 if count is None else count)))
+        return answers, error
+
+
+def _exchange(pgconn: Any, groups: int) -> Any:
+    """psycopg's generator of a round trip: write what libpq holds, then read ``groups``
+    answers (each statement's results, the last the pipeline's sync)."""
+    yield from _send_all(pgconn)
+    fetched = []
+    while len(fetched) < groups:
+        results = yield from _fetch_many(pgconn)
+        if not results:
+            break
+        fetched.append(results)
+    return fetched
+
+
+def _leave_pipeline(pgconn: Any) -> None:
+    """Out of libpq's pipeline mode after a failure on the way (the connection broken,
+    or the thread interrupted): where answers are still owed, the connection is closed
+    (the pool then discards it), since nothing could tell them from the next ones."""
+    try:
+        pgconn.exit_pipeline_mode()
+    except Exception:
+        pgconn.finish()
+
+
+try:  # the driver's (psycopg is optional: SQLite needs none)
+    from psycopg.adapt import PyFormat as _PyFormat, Transformer as _Transformer
+    from psycopg.errors import error_from_result as _error_from_result
+    from psycopg.generators import fetch_many as _fetch_many, send as _send_all
+    from psycopg.pq import ExecStatus as _ExecStatus, TransactionStatus as _Status
     _IDLE = _Status.IDLE
+    _AUTO = _PyFormat.AUTO
+    _FATAL_ERROR, _COMMAND_OK, _TUPLES_OK = _ExecStatus.FATAL_ERROR, _ExecStatus.COMMAND_OK, _ExecStatus.TUPLES_OK
 except ImportError:  # pragma: no cover
     _IDLE = 0
 
@@ -743,10 +920,28 @@ def listen_pipelined(engine: Engine) -> None:
         event.listen(engine, "begin", _driver_begins_again)
         event.listen(engine, "rollback", _drop_on_rollback)
         event.listen(engine, "checkin", _drop_on_checkin)
+        event.listen(engine, "connect", _prepare_here)
         _LISTENING.add(engine)
 
 
 _listen_pipelined = listen_pipelined
+
+
+def _prepare_here(dbapi_connection, record) -> None:
+    """A new connection: :class:`_RoundTrip` prepares its statements on it, and psycopg
+    prepares none of its own.
+
+    psycopg forgets what it prepared on a rollback (and on a ``DROP`` or ``ALTER``) and
+    has the server forget it too, with ``DEALLOCATE ALL``: every prepared statement of
+    the connection, those of :class:`_RoundTrip` as well, which would then be sent by a
+    name the server no longer knows.  With psycopg's preparing off
+    (``prepare_threshold = None``) it has nothing to forget and sends no
+    ``DEALLOCATE``.  The statements that do not go through :class:`_RoundTrip` are then
+    parsed at each execution, as psycopg parses a statement until its sixth.  A
+    connection made before this listener (an engine not configured so) prepares
+    nothing here."""
+    dbapi_connection.prepare_threshold = None
+    record.info[_PREPARED] = {}
 
 
 def _send_before_next(connection, _cursor, _statement, _params, _context, _many) -> None:

@@ -5,11 +5,11 @@ transaction and their errors; the ``BEGIN`` sent in the pipeline opens a real tr
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, func, select, text
 from sqlalchemy.exc import IntegrityError
 
-from service.plumbing.db import IdempotencyKey, utcnow
-from service.plumbing.statements import JsonText, ahead, defer, run
+from service.plumbing.db import IdempotencyKey, make_engine, make_sessionmaker, utcnow
+from service.plumbing.statements import JsonText, _numbered, ahead, defer, run
 from tests.api.statement_counter import StatementCounter
 
 _KEYS = IdempotencyKey.__table__
@@ -169,3 +169,69 @@ def test_a_long_list_of_rows_is_written_whole(session):
         session.commit()
     assert len(counter.statements) == 1
     assert sorted(session.scalars(select(_KEYS.c.key))) == sorted(f"k{i}" for i in range(20))
+
+
+@pytest.fixture
+def one_connection(clean_database, database_url):
+    """A session whose transactions all run on one connection (PostgreSQL only), so
+    that what the server prepared on it can be compared from one transaction to the next."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite prepares nothing on a server: its statements are function calls")
+    engine = make_engine(database_url, pool_size=1, max_overflow=0)
+    with make_sessionmaker(engine)() as session:
+        yield session
+        session.rollback()
+    engine.dispose()
+
+
+def _prepared_here(session) -> set[str]:
+    """The names of the statements prepared on ``session``'s connection, as its server
+    lists them."""
+    return set(session.scalars(select(text("name")).select_from(text("pg_prepared_statements"))))
+
+
+def test_a_round_trip_prepares_its_statements_once_and_they_outlive_rollbacks(one_connection):
+    session = one_connection
+    claim = _INSERT.returning(_KEYS.c.id)
+    run(session, claim, _key("a"))
+    for _ in range(6):  # (psycopg prepares a statement of its own at its sixth execution...)
+        prepared = _prepared_here(session)
+    assert any(name.startswith("capua_") for name in prepared)
+    session.rollback()  # (... and would then have the server forget every statement here)
+    for key in ("b", "c"):
+        run(session, claim, _key(key))
+        session.commit()
+    with pytest.raises(IntegrityError):  # a failed round trip: the transaction rolls back
+        run(session, claim, _key("b"))
+    session.rollback()
+    assert _prepared_here(session) == prepared  # (the same statements, none prepared again)
+    run(session, claim, _key("d"))
+    session.commit()
+    assert sorted(session.scalars(select(_KEYS.c.key))) == ["b", "c", "d"]
+    assert session.connection().connection.dbapi_connection.prepare_threshold is None
+
+
+def test_a_statement_after_a_failed_one_in_its_round_trip_is_prepared_when_next_sent(one_connection):
+    session = one_connection
+    defer(session, _INSERT, _key("a"))
+    session.commit()
+    fresh = (_KEYS.update().where(_KEYS.c.key == bindparam("which"), _KEYS.c.request_hash == bindparam("hash"))
+             .values(status_code=bindparam("code"), response_body=bindparam("body")))
+    values = {"which": "a", "hash": "h", "body": "only here"}
+    before = _prepared_here(session)
+    with pytest.raises(IntegrityError):  # the UPDATE's PREPARE, after the failing INSERT, is skipped
+        defer(session, _INSERT, _key("a"))
+        defer(session, fresh, {**values, "code": 201})
+        session.commit()
+    session.rollback()
+    assert _prepared_here(session) == before
+    defer(session, fresh, {**values, "code": 202})
+    session.commit()
+    assert session.scalar(select(_KEYS.c.status_code)) == 202
+    assert len(_prepared_here(session) - before) == 1
+
+
+def test_psycopg_placeholders_become_numbered_parameters():
+    query, names = _numbered("SELECT %(a)s, %(b)s, %(a)s WHERE x LIKE 'y%%'", "utf-8")
+    assert (query, names) == (b"SELECT $1, $2, $1 WHERE x LIKE 'y%'", ("a", "b"))
+    assert _numbered("VALUES (%s, %s), (%s, %s)", "utf-8") == (b"VALUES ($1, $2), ($3, $4)", None)
