@@ -129,8 +129,8 @@ class Rows:
 # 0.2-0.7 ms each on the two shared cores, against ~0.05 ms of the server's own work).
 # Most writes of a command are read by nobody before the commit (its events, the DELETE
 # of decisions no longer open, the notification rows, the idempotency answer), so
-# :func:`defer` holds them: they are sent, through psycopg's pipeline, in the same round
-# trip as the next statement that :func:`run` sends or as the COMMIT.  A write whose
+# :func:`defer` holds them: they are sent, in one write through libpq's pipeline mode
+# (:class:`_RoundTrip`), in the same round trip as the next statement that :func:`run` sends or as the COMMIT.  A write whose
 # answer decides something (the version's ``UPDATE`` of an append without events: did
 # the race go our way?) is held with a ``check`` of its answer, run when the answer comes
 # back, and sent before the COMMIT; where the server itself refuses what must not be
@@ -264,7 +264,6 @@ class _Compiled:
     returns: bool                                           # it has rows to fetch
     rows: bool = False  # one multi-row statement for a list of rows (a key is (row, key))
     count: int = 0      # its number of rows
-    parts: tuple["_Compiled", ...] = ()  # sent as these multi-row statements, in turn
     pipelined: bool = False  # its driver is psycopg's: it can be held and sent with others
     # (made from the above:) the driver's values of one row of the parameters, processed
     row_values: Callable[[dict[str, Any]], list] = field(init=False, repr=False, compare=False)
@@ -370,10 +369,10 @@ def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
 
     A plain ``INSERT`` of a list of rows is one multi-row ``INSERT ... VALUES (...),
     (...)`` (the statement of one row compiled once, its ``VALUES`` repeated for each
-    number of rows, without compiling again): one statement for the
-    server to parse and run, where psycopg's pipeline sent a statement (and made a
-    cursor, and waited for its result) per row: the 17-21 events of a bot's whole turn
-    were 17-21 statements."""
+    number of rows, without compiling again): one statement for the server to parse
+    and run, where a statement per row had it parse and run each (the 17-21 events of a
+    bot's whole turn were 17-21 statements).  Up to :data:`_MOST_ROWS` rows: a longer
+    list is a statement per row."""
     if dialect.driver not in ("psycopg", "pysqlite"):
         return None
     many = isinstance(params, list)
@@ -385,14 +384,6 @@ def _compiled(dialect, statement: Executable, params) -> Optional[_Compiled]:
     if count:  # the one row's multi-row form, its ``VALUES`` repeated (no compiling per number)
         one = _cached(dialect, statement, keys, -1, lambda: _compile(dialect, statement, keys, 1))
         made = _repeated(one, count)
-        if made is not None and _pipelined(dialect) and len(made.binds) > _PSYCOPG_CACHED:
-            # in parts of at most 50 parameters, which psycopg parses once, not at every
-            # execution as it does a longer one (20 rows of events: 0.40 ms of CPU in
-            # parts of 7 rows, 0.65 as one statement, 1.35 a statement per row)
-            per = max(1, _PSYCOPG_CACHED // len(one.binds))
-            parts = tuple(_repeated(one, min(per, count - start)) for start in range(0, count, per))
-            made = _Compiled(parts[0].sql, (), (), one.results, one.returns, rows=True, count=count, parts=parts,
-                             pipelined=one.pipelined)
         if made is None:  # (not for this statement: a statement per row, as ever)
             made = _compiled(dialect, statement, params[0])
     else:
@@ -480,10 +471,8 @@ def _compile(dialect, statement: Executable, keys: tuple, count: int) -> Optiona
             results = tuple(column[3]._cached_result_processor(dialect, None) for column in compiled._result_columns)
             sql, named = compiled.string, () if compiled.positional else tuple(order)
             if count and named:
-                # by position: psycopg parses a statement's ``%(name)s`` again on every
-                # execution once it has more than 50 parameters (it caches only shorter
-                # ones), and a ``%s`` is parsed faster (measured on 20 rows of events:
-                # 0.53 ms of CPU a statement by position, 0.73 by name, 1.35 a row each)
+                # by position: the rows' values one after another, as :func:`_repeated`
+                # repeats the row's placeholders
                 by_name = dict(zip(order, binds))
                 binds = [by_name[name] for name in _NAMED.findall(sql)]
                 sql, named = _NAMED.sub("%s", sql), ()
@@ -492,8 +481,6 @@ def _compile(dialect, statement: Executable, keys: tuple, count: int) -> Optiona
     return made
 
 
-#: Most parameters of a statement whose parsing psycopg keeps (``_queries.py``).
-_PSYCOPG_CACHED = 50
 #: A named parameter in psycopg's SQL.
 _NAMED = re.compile(r"%\((\w+)\)s")
 
@@ -540,12 +527,7 @@ def _values(compiled: _Compiled, params: Any) -> Union[dict[str, Any], list]:
 
 def _sent(compiled: _Compiled, params) -> Any:
     """(SQL, the driver's parameters) of each statement that runs ``params``."""
-    if compiled.parts:
-        start = 0
-        for part in compiled.parts:
-            yield part.sql, _values(part, params[start:start + part.count])
-            start += part.count
-    elif compiled.rows:
+    if compiled.rows:
         yield compiled.sql, _values(compiled, params)
     else:
         for row in (params if isinstance(params, list) else [params]):
@@ -580,7 +562,7 @@ def _execute_now(connection, entry: _Entry) -> None:
         if many and not compiled.returns and not compiled.rows:
             cursor.executemany(compiled.sql, [_values(compiled, row) for row in params])
             rowcount = cursor.rowcount
-        elif not compiled.parts and (not many or compiled.rows):  # (one statement)
+        elif not many or compiled.rows:  # (one statement)
             cursor.execute(compiled.sql, _values(compiled, params))
             if compiled.returns:
                 rows = cursor.fetchall()
@@ -600,7 +582,7 @@ def _execute_now(connection, entry: _Entry) -> None:
 
 def _send(connection, *, commit: bool = False, then: Optional[_Entry] = None) -> None:
     """Send what is held on ``connection``, then the statement ``then`` and the COMMIT if
-    ``commit``, in one round trip (psycopg's pipeline); a held write with a check goes in
+    ``commit``, in one round trip (:class:`_RoundTrip`); a held write with a check goes in
     a round trip before the COMMIT's."""
     held = connection.info.pop(_HELD, [])
     if then is not None:
