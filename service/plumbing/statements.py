@@ -130,9 +130,9 @@ class Rows:
 # Most writes of a command are read by nobody before the commit (its events, the DELETE
 # of decisions no longer open, the notification rows, the idempotency answer), so
 # :func:`defer` holds them: they are sent, in one write through libpq's pipeline mode
-# (:class:`_RoundTrip`), in the same round trip as the next statement that :func:`run` sends or as the COMMIT.  A write whose
-# answer decides something (the version's ``UPDATE`` of an append without events: did
-# the race go our way?) is held with a ``check`` of its answer, run when the answer comes
+# (:class:`_RoundTrip`), in the same round trip as the next statement that :func:`run`
+# sends or as the COMMIT.  A write whose answer decides something (the version's
+# ``UPDATE`` of an append without events: did the race go our way?) is held with a ``check`` of its answer, run when the answer comes
 # back, and sent before the COMMIT; where the server itself refuses what must not be
 # committed (a command's events, whose unique seq fails a lost race:
 # :func:`service.play.store.append`), no check is needed and the write goes with the
@@ -649,8 +649,14 @@ def _pipeline(connection, entries: list[_Entry], *, commit: bool) -> None:
         answered = [(entry, answer) for entry, answer in sent
                     if entry is not None and answer is not None and entry is not failed]
         _answers(answered, callbacks=False)
+        # a connection the server dropped (or that broke on the way) is invalidated, as
+        # SQLAlchemy does for its own statements: the rollback then succeeds, and the pool
+        # gives the next transaction a new connection
+        lost = connection.dialect.is_disconnect(error, dbapi, None)
+        if lost:
+            connection.invalidate(error)
         wrapped = DBAPIError.instance(failed.compiled.sql if failed else None, failed.params if failed else None,
-                                      error, dbapi_error)
+                                      error, dbapi_error, connection_invalidated=lost)
         raise (failed.on_error(wrapped) if failed and failed.on_error else wrapped) from error
     _answers([(entry, answer) for entry, answer in sent if entry is not None])
 
@@ -791,10 +797,12 @@ class _RoundTrip:
                 send()
             pgconn.pipeline_sync()
             groups = dbapi.wait(_exchange(pgconn, len(self.expected) + 1))
+            if len(groups) != len(self.expected) + 1:
+                raise _OperationalError("the server's answers ended before the round trip's sync")
+            pgconn.exit_pipeline_mode()
         except BaseException:
             _leave_pipeline(pgconn)
             raise
-        pgconn.exit_pipeline_mode()
         answers: list[tuple[Optional[_Entry], Optional[_Answer]]] = []
         error = None
         tx = self.tx
@@ -845,7 +853,7 @@ def _leave_pipeline(pgconn: Any) -> None:
 
 try:  # the driver's (psycopg is optional: SQLite needs none)
     from psycopg.adapt import PyFormat as _PyFormat, Transformer as _Transformer
-    from psycopg.errors import error_from_result as _error_from_result
+    from psycopg.errors import OperationalError as _OperationalError, error_from_result as _error_from_result
     from psycopg.generators import fetch_many as _fetch_many, send as _send_all
     from psycopg.pq import ExecStatus as _ExecStatus, TransactionStatus as _Status
     _IDLE = _Status.IDLE
@@ -948,6 +956,8 @@ def _driver_begins(dbapi_connection, info: dict) -> None:
 
 
 def _drop_on_rollback(connection) -> None:
+    if connection.invalidated:  # (its DBAPI connection is gone, and what it held with it)
+        return
     _dropped(connection.info.pop(_HELD, ()))
 
 

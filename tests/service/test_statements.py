@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import bindparam, func, select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from service.plumbing.db import IdempotencyKey, make_engine, make_sessionmaker, utcnow
 from service.plumbing.statements import JsonText, _numbered, ahead, defer, run
@@ -235,3 +235,21 @@ def test_psycopg_placeholders_become_numbered_parameters():
     query, names = _numbered("SELECT %(a)s, %(b)s, %(a)s WHERE x LIKE 'y%%'", "utf-8")
     assert (query, names) == (b"SELECT $1, $2, $1 WHERE x LIKE 'y%'", ("a", "b"))
     assert _numbered("VALUES (%s, %s), (%s, %s)", "utf-8") == (b"VALUES ($1, $2), ($3, $4)", None)
+
+
+def test_a_round_trip_on_a_connection_the_server_dropped_fails_and_the_next_transaction_runs(one_connection,
+                                                                                            database_url):
+    session = one_connection
+    claim = _INSERT.returning(_KEYS.c.id)
+    run(session, claim, _key("a"))
+    session.commit()
+    backend = session.scalar(select(func.pg_backend_pid()))
+    session.commit()
+    with make_engine(database_url).connect() as admin:
+        admin.execute(select(func.pg_terminate_backend(backend)))
+    with pytest.raises(DBAPIError):
+        run(session, claim, _key("b"))
+    session.rollback()
+    run(session, claim, _key("c"))  # (on a new connection: the pool dropped the dead one)
+    session.commit()
+    assert sorted(session.scalars(select(_KEYS.c.key))) == ["a", "c"]
