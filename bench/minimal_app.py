@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from flask import Flask, jsonify, request
-from sqlalchemy import Column, Integer, MetaData, String, Table, insert
+from sqlalchemy import Column, Integer, MetaData, String, Table, event, insert
 
 from service.plumbing.db import make_engine
 
@@ -28,6 +28,15 @@ def create_table(database_url: str) -> None:
 
 def create_app() -> Flask:
     engine = make_engine(os.environ["CAPUA_DATABASE_URL"])
+
+    @event.listens_for(engine, "connect")
+    def _prepare_as_psycopg_does(dbapi_connection, _record):
+        # psycopg's own preparing (a statement prepared at its sixth execution), as a bare
+        # app has it: Capua's engines turn it off for statements prepared their own way
+        # (service.plumbing.statements), which this app does not use
+        if hasattr(dbapi_connection, "prepare_threshold"):
+            dbapi_connection.prepare_threshold = 5
+
     app = Flask("bench_floor_web")
 
     @app.post("/write")
