@@ -5,7 +5,8 @@ small one; on a command's path, where a handful of statements run per request, t
 building was most of the CPU the database work took.  The hot paths build their
 statements once per dialect (the values travel as ``bindparam``), and this module runs
 them: compiled once per statement and set of parameters (:class:`_Compiled`), then sent
-on the driver's cursor with SQLAlchemy's bind and result processors applied here, so
+on the driver (SQLite's cursor; PostgreSQL's connection, a round trip's statements at
+once: :class:`_RoundTrip`) with SQLAlchemy's bind and result processors applied here, so
 that SQLAlchemy's execution (its compiled cache's lookups, an execution context, a
 result's setup per statement, ~a quarter of a command's CPU) is not paid per statement.
 Every statement is still seen by SQLAlchemy's ``before_cursor_execute`` listeners (the
@@ -777,8 +778,7 @@ class _RoundTrip:
             name = b"capua_%d" % next(_prepared_names)
             self.sends.append(functools.partial(pgconn.send_prepare, name, query, param_types=types))
             self.expected.append((entry, (key, name)))
-            self.sends.append(functools.partial(pgconn.send_query_prepared, name, params, param_formats=formats))
-        elif name is None:
+        if name is None:
             self.sends.append(functools.partial(pgconn.send_query_params, query, params, param_types=types,
                                                 param_formats=formats))
         else:
