@@ -11,6 +11,7 @@ import itertools
 import sys
 import time
 
+from service.plumbing import after_answer
 from service.plumbing.config import bind_host, dev_pages_bind_problem, load_config
 
 #: An answer's first piece at most this long goes out in the same write as the headers.
@@ -63,19 +64,24 @@ def post_worker_init(worker):
     """Once the app is loaded, move what start-up built (modules, schemas, compiled
     statements: most of the worker's objects) out of the garbage collector's reach, so a
     full collection walks only what requests made; then leave collections to
-    :func:`post_request` (see :data:`BETWEEN_REQUESTS`); and send each small answer in one
-    write (:func:`_answer_in_one_write`)."""
+    :func:`post_request` (see :data:`BETWEEN_REQUESTS`); send each small answer in one
+    write (:func:`_answer_in_one_write`); and run what a request leaves until its answer
+    is out (:mod:`service.plumbing.after_answer`) in :func:`post_request`."""
     _answer_in_one_write()
+    after_answer.served_here()
     gc.freeze()
     gc.set_threshold(*NET)
 
 
 def post_request(worker, req, environ, resp):
     """After the answer is sent (gunicorn calls this once the response is written and
-    closed), the collection CPython would have started by now, if any: as its own
+    closed, whatever happened in the app): first the work the request left until its
+    answer was out (:func:`service.plumbing.after_answer.run`: telling the workers what
+    it committed); then the collection CPython would have started by now, if any: as its own
     collector picks, the oldest generation whose count is past its threshold (the
     middle one's count is the collections of the youngest since its last, and so on);
     and at least the youngest after every :data:`EVERY_REQUESTS` requests."""
+    after_answer.run()
     young, collections_of_young, collections_of_middle = gc.get_count()
     if young <= BETWEEN_REQUESTS[0] and next(_served) % EVERY_REQUESTS:
         return

@@ -12,18 +12,21 @@ registered in this process, a broker outage) the sweeps find the rows anyway.
 
 Work remembered on a session with :func:`remember_users`, :func:`remember_deadlines`,
 :func:`remember_webhooks` or :func:`remember_bots` is handed over after that session commits, and forgotten when
-it rolls back, so nothing is announced that did not happen.
+it rolls back, so nothing is announced that did not happen.  In a request served by gunicorn
+it is handed over once the request's answer is out (:mod:`service.plumbing.after_answer`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 from typing import Iterable, Optional, Protocol
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from service.plumbing import after_answer
 from service.plumbing.config import Config
 
 log = logging.getLogger(__name__)
@@ -152,8 +155,13 @@ def remember_webhooks(session: Session, config: Config, ids: Iterable[int]) -> N
 @event.listens_for(Session, "after_commit")
 def _hand_over_after_commit(session: Session) -> None:
     box = session.info.pop(_AFTER_COMMIT, None)
-    if not box:
-        return
+    if box:
+        # in a request, once its answer is out (production: Celery tasks, round trips to
+        # Redis that change nothing in the answer): :mod:`service.plumbing.after_answer`
+        after_answer.later(functools.partial(_hand_over, box))
+
+
+def _hand_over(box: dict) -> None:
     if box["webhooks"]:
         webhooks_committed(box["config"], box["webhooks"])
     if box["users"] or box["deadlines"]:
