@@ -14,7 +14,13 @@ machine's load hits all of them alike.  Throughput: 50 client threads, each play
 own games as fast as the answers come (a command's answer lists the next decisions),
 for a fixed time per target, again in turns.
 
-``python -m bench.command_floor --before /path/to/main-checkout [--databases sqlite,postgresql]``
+With ``--broker redis://...`` both Capua servers run as production does, with Redis: a
+command hands its work to Celery (tasks queued in that Redis database, which is emptied
+before and after; no worker consumes them) and the rate limits count there.  The minimal
+endpoint has no use for Redis and stays as it is.
+
+``python -m bench.command_floor --before /path/to/main-checkout [--databases sqlite,postgresql]
+[--broker redis://127.0.0.1:6379/12]``
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ HERE = Path(__file__).resolve().parent.parent
 GUNICORN = [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4", "--keep-alive", "75",
             "--log-level", "warning"]
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/"
+#: Redis for the Capua servers (``--broker``): None runs them with the embedded defaults.
+BROKER: Optional[str] = None
 
 
 def _free_port() -> int:
@@ -69,6 +77,8 @@ def _env(tree: Path, database_url: str, instance: Path) -> dict:
                 "CAPUA_RATE_LIMIT": "100000000 per minute", "CAPUA_SECRET_KEY": "bench-" + "x" * 40,
                 "CAPUA_BOT_LEVEL": "random", "CAPUA_MAIL_BACKEND": "outbox",
                 "CAPUA_MAIL_OUTBOX_DIR": str(instance / "outbox")})
+    if BROKER:
+        env["CAPUA_REDIS_URL"] = BROKER
     return env
 
 
@@ -260,6 +270,14 @@ def run(kind: str, before: Path, rounds: int, per_round: int, clients: int, seco
         return result
 
 
+def _empty_broker() -> None:
+    """Drop what the servers queued in ``--broker``'s database (no worker consumes it)."""
+    if BROKER:
+        import redis
+
+        redis.Redis.from_url(BROKER).flushdb()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", type=Path, required=True, help="a checkout of the code to compare against")
@@ -268,18 +286,28 @@ def main() -> None:
     parser.add_argument("--per-round", type=int, default=40)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--broker", default=None,
+                        help="a Redis database for the Capua servers, as production runs them (emptied before and after)")
     parser.add_argument("--database-prefix", default="cmdspeed",
                         help="PostgreSQL databases are capua_bench_<prefix>_<target> (one set per person measuring)")
     args = parser.parse_args()
+    global BROKER
+    BROKER = args.broker
     print(machine())
+    if BROKER:
+        print("Capua served with Redis:", BROKER)
     with open("/proc/loadavg") as fh:
         print("load average before:", fh.read().strip())
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for kind in args.databases.split(","):
             clients = args.clients if kind == "postgresql" else 0
-            results[kind] = run(kind, args.before.resolve(), args.rounds, args.per_round, clients, args.seconds,
-                                Path(tmp), args.database_prefix)
+            _empty_broker()
+            try:
+                results[kind] = run(kind, args.before.resolve(), args.rounds, args.per_round, clients, args.seconds,
+                                    Path(tmp), args.database_prefix)
+            finally:
+                _empty_broker()
     with open("/proc/loadavg") as fh:
         print("load average after:", fh.read().strip())
     for kind, result in results.items():
