@@ -64,13 +64,18 @@ def post_worker_init(worker):
     """Once the app is loaded, move what start-up built (modules, schemas, compiled
     statements: most of the worker's objects) out of the garbage collector's reach, so a
     full collection walks only what requests made; then leave collections to
-    :func:`post_request` (see :data:`BETWEEN_REQUESTS`); send each small answer in one
-    write (:func:`_answer_in_one_write`); and run what a request leaves until its answer
-    is out (:mod:`service.plumbing.after_answer`) in :func:`post_request`."""
+    :func:`post_request` (see :data:`BETWEEN_REQUESTS`); and send each small answer in one
+    write (:func:`_answer_in_one_write`)."""
     _answer_in_one_write()
-    after_answer.served_here()
     gc.freeze()
     gc.set_threshold(*NET)
+
+
+def pre_request(worker, req):
+    """Before the app sees the request: what it leaves until its answer is out (telling
+    the workers what it committed) waits for :func:`post_request`
+    (:mod:`service.plumbing.after_answer`)."""
+    after_answer.begin()
 
 
 def post_request(worker, req, environ, resp):

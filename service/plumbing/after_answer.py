@@ -1,19 +1,21 @@
 """Work a request leaves until its answer has been sent.
 
-After a command commits, the workers are told what it committed (:mod:`service.plumbing.dispatch`):
-in production that is a Celery task or two per command, each a round trip to Redis (with
-retries while the broker is slow), measured at 0.74 ms of a 4.3 ms command (p50,
-PostgreSQL and Redis on loopback) between its COMMIT and its answer.  None of it changes
-the answer: the rows are committed, and the workers' sweeps would find them even if no
-word came.  So a request served by gunicorn (``gunicorn.conf.py``, the Procfile's ``web``
-process) hands that work to :func:`later`, and gunicorn's ``post_request`` hook runs it
-(:func:`run`) in the same thread once the answer is written.  Anywhere else (the embedded
-server of ``capua serve``, the test client, a worker, the CLI) :func:`later` runs the work
-at once, as before.
+After a command commits, the workers are told what it committed
+(:mod:`service.plumbing.dispatch`): in production a Celery task or two per command, each a
+round trip to Redis (with retries while the broker is slow), measured at 0.64-0.76 ms of a
+4.3 ms command (p50, PostgreSQL and Redis on loopback) between its COMMIT and its answer.
+None of it changes the answer.
 
-What is handed over is plain work on values the request has already read: it must not
-need the request's app context, which is gone by then.  A failure is logged and dropped,
-as a failed wake-up was before: the sweeps do the work anyway.
+A request served by gunicorn (``gunicorn.conf.py``, the Procfile's ``web`` process) hands
+that work to :func:`later`: gunicorn's ``pre_request`` hook marks the thread as serving a
+request (:func:`begin`) and its ``post_request`` hook runs the work in the same thread once
+the answer is written (:func:`run`), before the thread reads that connection's next
+request.  Anywhere else (the embedded server of ``capua serve``, the test client, a worker,
+the CLI) nothing marks the thread, and :func:`later` runs the work at once, as before.
+
+What is handed over must not need the request's contexts, which are gone by then.  A
+failure is logged and the rest still runs: the committed rows stand, and the workers'
+sweeps do the work of a lost wake-up.
 """
 
 from __future__ import annotations
@@ -22,39 +24,34 @@ import logging
 import threading
 from typing import Callable
 
-from flask import has_request_context
-
 log = logging.getLogger(__name__)
 
-#: Set by the server that runs :func:`run` after every request (:func:`served_here`).
-_SERVED = False
-_pending = threading.local()
+_thread = threading.local()
 
 
-def served_here() -> None:
-    """This process's server calls :func:`run` after sending each answer, in the thread
-    that served the request (gunicorn's ``post_request``)."""
-    global _SERVED
-    _SERVED = True
+def begin() -> None:
+    """This thread serves a request whose server calls :func:`run` once its answer is
+    written (gunicorn's ``pre_request``); what an earlier request left, if any, runs now."""
+    run()
+    _thread.queue = []
 
 
 def later(work: Callable[[], object]) -> None:
-    """Run ``work()`` once this request's answer has been sent; at once outside a request
-    or under a server that does not say it runs :func:`run` (:func:`served_here`)."""
-    if not _SERVED or not has_request_context():
-        work()
-        return
-    queue = _pending.__dict__.get("queue")
+    """Run ``work()`` once this thread's request has its answer sent; at once where no
+    server said it would call :func:`run` (:func:`begin`)."""
+    queue = getattr(_thread, "queue", None)
     if queue is None:
-        _pending.queue = [work]
+        work()
     else:
         queue.append(work)
 
 
 def run() -> None:
-    """Run the work this thread's request left for after its answer, in order; a failure
-    is logged and the rest still runs."""
-    queue = _pending.__dict__.pop("queue", None)
+    """Run, in order, the work this thread's request left until its answer was out; a
+    failure is logged and the rest still runs.  The thread is then no longer serving a
+    request: :func:`later` runs work at once again until the next :func:`begin`."""
+    queue = getattr(_thread, "queue", None)
+    _thread.queue = None
     while queue:
         work = queue.pop(0)
         try:

@@ -1,15 +1,16 @@
 """What a request leaves until its answer is out (:mod:`service.plumbing.after_answer`):
-under gunicorn (``gunicorn.conf.py``), the workers hear of a commit once the answer has
-been written; anywhere else at once, as before."""
+under gunicorn (``gunicorn.conf.py``'s ``pre_request`` and ``post_request``), the workers
+hear of a commit once the answer has been written; anywhere else at once, as before."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import runpy
+import threading
 from pathlib import Path
 
 import pytest
-from flask import Flask
 
 from service.plumbing import after_answer, database, dispatch
 
@@ -17,56 +18,40 @@ CONF = Path(__file__).resolve().parents[2] / "gunicorn.conf.py"
 
 
 @pytest.fixture
-def served(monkeypatch):
-    """This process's server runs :func:`after_answer.run` after each answer (as gunicorn does
-    with ``gunicorn.conf.py``), for this test only."""
-    monkeypatch.setattr(after_answer, "_SERVED", False)
-    after_answer.served_here()
+def serving():
+    """This thread serves a request as gunicorn's hooks mark it (``pre_request``); what
+    the test leaves runs at its end."""
+    after_answer.begin()
     yield
-    after_answer.run()  # nothing a failing test left behind reaches the next one
+    after_answer.run()
 
 
-@pytest.fixture
-def bare_app():
-    return Flask("after_answer_test")
-
-
-def test_outside_a_request_the_work_runs_at_once(served):
+def test_where_no_server_marked_the_thread_the_work_runs_at_once():
     done = []
     after_answer.later(lambda: done.append(1))
     assert done == [1]
 
 
-def test_under_a_server_that_does_not_run_it_the_work_runs_at_once(monkeypatch, bare_app):
-    monkeypatch.setattr(after_answer, "_SERVED", False)
+def test_in_a_served_request_the_work_waits_for_the_answer_and_runs_in_order(serving):
     done = []
-    with bare_app.test_request_context("/"):
-        after_answer.later(lambda: done.append(1))
-        assert done == [1]
-
-
-def test_in_a_served_request_the_work_waits_for_the_answer_and_runs_in_order(served, bare_app):
-    done = []
-    with bare_app.test_request_context("/"):
-        after_answer.later(lambda: done.append("first"))
-        after_answer.later(lambda: done.append("second"))
-        assert done == []
+    after_answer.later(lambda: done.append("first"))
+    after_answer.later(lambda: done.append("second"))
     assert done == []
     after_answer.run()
     assert done == ["first", "second"]
-    after_answer.run()  # run once: nothing is left for the next request
-    assert done == ["first", "second"]
+    # the request is over: the thread runs work at once again, until the next request
+    after_answer.later(lambda: done.append("third"))
+    assert done == ["first", "second", "third"]
 
 
-def test_a_failing_piece_of_work_is_logged_and_the_rest_still_runs(served, bare_app, caplog):
+def test_a_failing_piece_of_work_is_logged_and_the_rest_still_runs(serving, caplog):
     done = []
 
     def broken():
         raise RuntimeError("the broker is down")
 
-    with bare_app.test_request_context("/"):
-        after_answer.later(broken)
-        after_answer.later(lambda: done.append("after"))
+    after_answer.later(broken)
+    after_answer.later(lambda: done.append("after"))
     with caplog.at_level(logging.ERROR, logger=after_answer.__name__):
         after_answer.run()
     assert done == ["after"]
@@ -74,13 +59,17 @@ def test_a_failing_piece_of_work_is_logged_and_the_rest_still_runs(served, bare_
     assert "the broker is down" in caplog.text
 
 
-def test_each_thread_runs_only_what_its_own_request_left(served, bare_app):
-    import threading
-
+def test_work_left_by_a_request_whose_end_was_missed_runs_when_the_next_begins(serving):
     done = []
-    with bare_app.test_request_context("/"):
-        after_answer.later(lambda: done.append("mine"))
-    other = threading.Thread(target=after_answer.run)
+    after_answer.later(lambda: done.append("earlier"))
+    after_answer.begin()
+    assert done == ["earlier"]
+
+
+def test_each_thread_runs_only_what_its_own_request_left(serving):
+    done = []
+    after_answer.later(lambda: done.append("mine"))
+    other = threading.Thread(target=lambda: (after_answer.begin(), after_answer.run()))
     other.start()
     other.join()
     assert done == []
@@ -116,30 +105,29 @@ def recorder():
     dispatch.register(dispatch.EMBEDDED, before)
 
 
-def _commit_with_work(app, told: _Recorder) -> list:
-    """Commit a request's transaction that remembered work for the workers; what they were
-    told by the end of the request."""
+def _request_that_commits(app, recorder: _Recorder) -> list:
+    """A request whose transaction remembers work for the workers and commits; what they
+    were told by the time its context ended."""
     config = app.extensions["capua.config"]
     with app.test_request_context("/api/v1/games", method="POST"):
         session = database.session()
         dispatch.remember_users(session, config, [7])
         dispatch.remember_bots(session, config, "g1")
         database.commit(session)
-        return list(told.told)
+    return list(recorder.told)
 
 
-def test_under_gunicorn_the_workers_hear_of_a_commit_once_the_answer_is_out(app, recorder, served):
-    assert _commit_with_work(app, recorder) == []
+def test_under_gunicorn_the_workers_hear_of_a_commit_once_the_answer_is_out(app, recorder, serving):
+    assert _request_that_commits(app, recorder) == []
     after_answer.run()
     assert recorder.told == [("notifications", [7]), ("bots", ["g1"])]
 
 
-def test_elsewhere_the_workers_hear_of_a_commit_at_once(app, recorder, monkeypatch):
-    monkeypatch.setattr(after_answer, "_SERVED", False)
-    assert _commit_with_work(app, recorder) == [("notifications", [7]), ("bots", ["g1"])]
+def test_elsewhere_they_hear_of_it_at_once(app, recorder):
+    assert _request_that_commits(app, recorder) == [("notifications", [7]), ("bots", ["g1"])]
 
 
-def test_a_rolled_back_transaction_leaves_nothing_for_after_the_answer(app, recorder, served):
+def test_a_rolled_back_transaction_leaves_nothing_to_tell(app, recorder, serving):
     config = app.extensions["capua.config"]
     with app.test_request_context("/api/v1/games", method="POST"):
         session = database.session()
@@ -149,21 +137,18 @@ def test_a_rolled_back_transaction_leaves_nothing_for_after_the_answer(app, reco
     assert recorder.told == []
 
 
-def test_gunicorn_settings_run_the_work_in_post_request(monkeypatch, bare_app):
-    """``post_worker_init`` says this server runs it; ``post_request`` runs it."""
-    import gc
-
+def test_gunicorn_settings_mark_the_request_and_run_its_work_after_the_answer():
     thresholds = gc.get_threshold()
-    monkeypatch.setattr(after_answer, "_SERVED", False)
     hooks = runpy.run_path(str(CONF))
     try:
-        hooks["post_worker_init"](None)
         done = []
-        with bare_app.test_request_context("/"):
-            after_answer.later(lambda: done.append(1))
+        hooks["pre_request"](None, None)
+        after_answer.later(lambda: done.append(1))
         assert done == []
         hooks["post_request"](None, None, None, None)
         assert done == [1]
+        after_answer.later(lambda: done.append(2))  # between requests: at once
+        assert done == [1, 2]
     finally:
-        gc.unfreeze()
+        after_answer.run()
         gc.set_threshold(*thresholds)

@@ -13,12 +13,8 @@ CONF = Path(__file__).resolve().parents[2] / "gunicorn.conf.py"
 
 
 @pytest.fixture
-def conf(monkeypatch):
-    """The settings module's hooks, with the collector's state put back afterwards (and
-    :mod:`service.plumbing.after_answer`'s, which ``post_worker_init`` sets)."""
-    from service.plumbing import after_answer
-
-    monkeypatch.setattr(after_answer, "_SERVED", after_answer._SERVED)
+def conf():
+    """The settings module's hooks, with the collector's state put back afterwards."""
     thresholds = gc.get_threshold()
     hooks = runpy.run_path(str(CONF))
     yield hooks
