@@ -317,7 +317,8 @@ class OpenDecision(db.Model):
         Index("ix_open_decisions_deadline", "deadline_at"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    # (no index of its own: the unique index above starts with it)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     decision_id: Mapped[str] = mapped_column(String(120))
     seat: Mapped[int] = mapped_column(Integer)
     user_id: Mapped[Optional[int]] = mapped_column(Integer, nullable=True, index=True)
