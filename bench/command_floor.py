@@ -19,8 +19,12 @@ command hands its work to Celery (tasks queued in that Redis database, which is 
 before and after; no worker consumes them) and the rate limits count there.  The minimal
 endpoint has no use for Redis and stays as it is.
 
+A run's ratios move with the machine's state from one run to the next (on a shared 2-CPU
+machine by a fifth, the code unchanged); ``--runs N`` repeats the whole measurement with new
+servers N times and prints each run's ratios and their medians.
+
 ``python -m bench.command_floor --before /path/to/main-checkout [--databases sqlite,postgresql]
-[--broker redis://127.0.0.1:6379/12]``
+[--runs 5] [--broker redis://127.0.0.1:6379/12]``
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import http.client
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +43,7 @@ import time
 import uuid
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from bench.common import machine, summarize
 from bench.floor import measure_floor
@@ -278,6 +283,56 @@ def _empty_broker() -> None:
         redis.Redis.from_url(BROKER).flushdb()
 
 
+def _report(kind: str, result: dict, heading: str = "") -> None:
+    lat = result["latency"]
+    m = lat["minimal"]
+    print(f"\n{kind}{heading}: bare INSERT+COMMIT p50 {lat['bare']['p50_ms']:.2f} ms; minimal Flask p50/p99 "
+          f"{m['p50_ms']:.2f}/{m['p99_ms']:.2f} ms")
+    for name in ("before", "after"):
+        c = lat[name]
+        print(f"  {name}: command p50/p99 {c['p50_ms']:.2f}/{c['p99_ms']:.2f} ms = "
+              f"{c['p50_ms'] / m['p50_ms']:.2f}x/{c['p99_ms'] / m['p99_ms']:.2f}x the minimal endpoint, "
+              f"p50 {c['p50_ms'] / lat['bare']['p50_ms']:.1f}x the bare write")
+    if "throughput" in result:
+        t = result["throughput"]
+        print(f"  50 clients: minimal {t['minimal']:.0f}/s, before {t['before']:.1f}/s, after {t['after']:.1f}/s "
+              f"(after/before {t['after'] / t['before']:.2f}x; after/minimal {t['after'] / t['minimal']:.3f}, "
+              f"before/minimal {t['before'] / t['minimal']:.3f})")
+
+
+def ratios(result: dict) -> dict[str, float]:
+    """A run's figures as ratios: each tree's p50 and p99 over the minimal endpoint's, and
+    (with the throughput) the two trees' rates."""
+    lat = result["latency"]
+    m = lat["minimal"]
+    out = {f"{name}_{q}": lat[name][f"{q}_ms"] / m[f"{q}_ms"] for name in ("before", "after") for q in ("p50", "p99")}
+    if "throughput" in result:
+        t = result["throughput"]
+        out["after_over_before"] = t["after"] / t["before"]
+    return out
+
+
+def _report_runs(kind: str, runs: list[dict]) -> dict[str, float]:
+    """Each run's ratios in a line, then their medians (what the runs say together)."""
+    each = [ratios(r) for r in runs]
+    print(f"\n{kind}, {len(runs)} runs (new servers each), ratios to the minimal endpoint:")
+    for i, r in enumerate(each, 1):
+        line = (f"  run {i}: after p50/p99 {r['after_p50']:.2f}x/{r['after_p99']:.2f}x, "
+                f"before {r['before_p50']:.2f}x/{r['before_p99']:.2f}x")
+        if "after_over_before" in r:
+            line += f", 50 clients after/before {r['after_over_before']:.2f}x"
+        print(line)
+    median = {key: statistics.median(r[key] for r in each) for key in each[0]}
+    line = (f"  median: after p50/p99 {median['after_p50']:.2f}x/{median['after_p99']:.2f}x "
+            f"(range {min(r['after_p50'] for r in each):.2f}-{max(r['after_p50'] for r in each):.2f}x / "
+            f"{min(r['after_p99'] for r in each):.2f}-{max(r['after_p99'] for r in each):.2f}x), "
+            f"before {median['before_p50']:.2f}x/{median['before_p99']:.2f}x")
+    if "after_over_before" in median:
+        line += f", 50 clients after/before {median['after_over_before']:.2f}x"
+    print(line)
+    return median
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", type=Path, required=True, help="a checkout of the code to compare against")
@@ -286,6 +341,9 @@ def main() -> None:
     parser.add_argument("--per-round", type=int, default=40)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--runs", type=int, default=1,
+                        help="whole measurements, each with new servers, and the median of their ratios "
+                             "(a run's ratios move with the machine's state from one run to the next)")
     parser.add_argument("--broker", default=None,
                         help="a Redis database for the Capua servers, as production runs them (emptied before and after)")
     parser.add_argument("--database-prefix", default="cmdspeed",
@@ -298,34 +356,31 @@ def main() -> None:
         print("Capua served with Redis:", BROKER)
     with open("/proc/loadavg") as fh:
         print("load average before:", fh.read().strip())
-    results = {}
+    results: dict[str, list[dict]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for kind in args.databases.split(","):
             clients = args.clients if kind == "postgresql" else 0
-            _empty_broker()
-            try:
-                results[kind] = run(kind, args.before.resolve(), args.rounds, args.per_round, clients, args.seconds,
-                                    Path(tmp), args.database_prefix)
-            finally:
+            results[kind] = []
+            for i in range(args.runs):
+                if args.runs > 1:
+                    print(f"{kind}: run {i + 1}/{args.runs}", flush=True)
                 _empty_broker()
+                try:
+                    results[kind].append(run(kind, args.before.resolve(), args.rounds, args.per_round, clients,
+                                             args.seconds, Path(tmp), args.database_prefix))
+                finally:
+                    _empty_broker()
     with open("/proc/loadavg") as fh:
         print("load average after:", fh.read().strip())
-    for kind, result in results.items():
-        lat = result["latency"]
-        m = lat["minimal"]
-        print(f"\n{kind}: bare INSERT+COMMIT p50 {lat['bare']['p50_ms']:.2f} ms; minimal Flask p50/p99 "
-              f"{m['p50_ms']:.2f}/{m['p99_ms']:.2f} ms")
-        for name in ("before", "after"):
-            c = lat[name]
-            print(f"  {name}: command p50/p99 {c['p50_ms']:.2f}/{c['p99_ms']:.2f} ms = "
-                  f"{c['p50_ms'] / m['p50_ms']:.2f}x/{c['p99_ms'] / m['p99_ms']:.2f}x the minimal endpoint, "
-                  f"p50 {c['p50_ms'] / lat['bare']['p50_ms']:.1f}x the bare write")
-        if "throughput" in result:
-            t = result["throughput"]
-            print(f"  50 clients: minimal {t['minimal']:.0f}/s, before {t['before']:.1f}/s, after {t['after']:.1f}/s "
-                  f"(after/before {t['after'] / t['before']:.2f}x; after/minimal {t['after'] / t['minimal']:.3f}, "
-                  f"before/minimal {t['before'] / t['minimal']:.3f})")
-    print(json.dumps(results, indent=1, default=float))
+    out: dict[str, Any] = {}
+    for kind, runs in results.items():
+        for i, result in enumerate(runs, 1):
+            _report(kind, result, f" (run {i}/{len(runs)})" if len(runs) > 1 else "")
+        if len(runs) > 1:
+            out[kind] = {"runs": runs, "median_ratios": _report_runs(kind, runs)}
+        else:
+            out[kind] = runs[0]
+    print(json.dumps(out, indent=1, default=float))
 
 
 if __name__ == "__main__":
