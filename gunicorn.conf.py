@@ -74,7 +74,8 @@ def post_worker_init(worker):
 def pre_request(worker, req):
     """Before the app sees the request: what it leaves until its answer is out (telling
     the workers what it committed) waits for :func:`post_request`
-    (:mod:`service.plumbing.after_answer`)."""
+    (:mod:`service.plumbing.after_answer`); and the line gunicorn's own hook logs."""
+    worker.log.debug("%s %s", req.method, req.path)
     after_answer.begin()
 
 

@@ -52,8 +52,7 @@ def run() -> None:
     request: :func:`later` runs work at once again until the next :func:`begin`."""
     queue = getattr(_thread, "queue", None)
     _thread.queue = None
-    while queue:
-        work = queue.pop(0)
+    for work in queue or ():
         try:
             work()
         except Exception:

@@ -9,6 +9,7 @@ import logging
 import runpy
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -152,7 +153,8 @@ def test_gunicorn_settings_mark_the_request_and_run_its_work_after_the_answer():
     hooks = runpy.run_path(str(CONF))
     try:
         done = []
-        hooks["pre_request"](None, None)
+        hooks["pre_request"](SimpleNamespace(log=logging.getLogger("gunicorn.error")),
+                             SimpleNamespace(method="POST", path="/api/v1/games/g1/commands"))
         after_answer.later(lambda: done.append(1))
         assert done == []
         hooks["post_request"](None, None, None, None)
