@@ -73,7 +73,8 @@ def post_worker_init(worker):
 
 def pre_request(worker, req):
     """Before the app sees the request: what it leaves until its answer is out (telling
-    the workers what it committed) waits for :func:`post_request`
+    the workers what it committed, its connection back to the pool, its session closed)
+    waits for :func:`post_request`
     (:mod:`service.plumbing.after_answer`); and the line gunicorn's own hook logs."""
     worker.log.debug("%s %s", req.method, req.path)
     after_answer.begin()
@@ -83,10 +84,11 @@ def post_request(worker, req, environ, resp):
     """After the answer is sent (gunicorn calls this once the response is written and
     closed, whatever happened in the app): first the work the request left until its
     answer was out (:func:`service.plumbing.after_answer.run`: telling the workers what
-    it committed); then the collection CPython would have started by now, if any: as its own
-    collector picks, the oldest generation whose count is past its threshold (the
-    middle one's count is the collections of the youngest since its last, and so on);
-    and at least the youngest after every :data:`EVERY_REQUESTS` requests."""
+    it committed, its connection back to the pool, its session closed); then the
+    collection CPython would have started by now, if any: as its own collector picks,
+    the oldest generation whose count is past its threshold (the middle one's count is
+    the collections of the youngest since its last, and so on); and at least the
+    youngest after every :data:`EVERY_REQUESTS` requests."""
     after_answer.run()
     young, collections_of_young, collections_of_middle = gc.get_count()
     if young <= BETWEEN_REQUESTS[0] and next(_served) % EVERY_REQUESTS:

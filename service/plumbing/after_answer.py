@@ -1,10 +1,15 @@
 """Work a request leaves until its answer has been sent.
 
-After a command commits, the workers are told what it committed
-(:mod:`service.plumbing.dispatch`): in production a Celery task or two per command, each a
-round trip to Redis (with retries while the broker is slow), measured at 0.64-0.76 ms of a
-4.3 ms command (p50, PostgreSQL and Redis on loopback) between its COMMIT and its answer.
-None of it changes the answer.
+Some of what a request does after its COMMIT changes nothing in its answer:
+
+- telling the workers what it committed (:mod:`service.plumbing.dispatch`): in production
+  a Celery task or two per command, each a round trip to Redis (with retries while the
+  broker is slow), measured at 0.64-0.76 ms of a 4.3 ms command (p50, PostgreSQL and Redis
+  on loopback) between its COMMIT and its answer;
+- giving its connection back to the pool (:func:`service.plumbing.database.commit`) and
+  closing its session (:func:`service.plumbing.database._teardown_session`): 28 and about
+  35 µs of a SQLite command; with them after the answer its p50 was 0.7-6.4 % lower in each
+  of five runs (``bench/RESULTS.md``).
 
 A request served by gunicorn (``gunicorn.conf.py``, the Procfile's ``web`` process) hands
 that work to :func:`later`: gunicorn's ``pre_request`` hook marks the thread as serving a

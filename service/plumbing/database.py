@@ -27,6 +27,7 @@ from sqlalchemy.orm.exc import FlushError
 import sqlalchemy
 from sqlalchemy.orm.session import SessionTransactionState
 
+from service.plumbing import after_answer
 from service.plumbing.config import Config
 from service.plumbing.db import configure_engine, db, engine_options, make_sessionmaker
 
@@ -54,10 +55,26 @@ def init_app(app: Flask, config: Config) -> None:
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(config.database_url)
     app.extensions["capua.config"] = config
     db.init_app(app)
+    # the request's session is closed once the answer is out (Flask-SQLAlchemy's own
+    # teardown closes it before): :func:`_teardown_session`
+    app.teardown_appcontext_funcs[:] = [f for f in app.teardown_appcontext_funcs if f != db._teardown_session]
+    app.teardown_appcontext(_teardown_session)
     migrate.init_app(app, db, directory=str(MIGRATIONS_DIR))
     with app.app_context():
         configure_engine(db.engine)
         app.extensions[_SESSIONS] = make_sessionmaker(db.engine)
+
+
+def _teardown_session(_error: Optional[BaseException]) -> None:
+    """At the end of an app context, what Flask-SQLAlchemy does (``db.session.remove()``):
+    the context's session taken out of the registry at once, and closed (its transaction
+    rolled back, its connection back to the pool) once the answer is out, in a request
+    served by gunicorn (:mod:`service.plumbing.after_answer`); at once anywhere else."""
+    registry = db.session.registry
+    if registry.has():
+        session = registry()
+        registry.clear()
+        after_answer.later(session.close)
 
 
 def bare_app(config: Config) -> Flask:
@@ -161,6 +178,9 @@ def commit(session: Session) -> None:
         if should_commit and connection_transaction.is_active:
             connection_transaction.close()
         if autoclose:
-            connection.close()
+            # back to the pool once the answer is out (:mod:`service.plumbing.after_answer`):
+            # the transaction has ended, and the session asks the pool for another if the
+            # request goes on
+            after_answer.later(connection.close)
     transaction._state = _CLOSED
     session.dispatch.after_transaction_end(session, transaction)

@@ -1,6 +1,7 @@
 """What a request leaves until its answer is out (:mod:`service.plumbing.after_answer`):
 under gunicorn (``gunicorn.conf.py``'s ``pre_request`` and ``post_request``), the workers
-hear of a commit once the answer has been written; anywhere else at once, as before."""
+hear of a commit, the connection goes back to the pool and the session is closed once the
+answer has been written; anywhere else at once, as before."""
 
 from __future__ import annotations
 
@@ -116,26 +117,61 @@ def recorder():
     dispatch.register(dispatch.EMBEDDED, before)
 
 
-def _request_that_commits(app, recorder: _Recorder) -> list:
+def _checked_out(app) -> int:
+    return database.engine(app).pool.checkedout()
+
+
+def _request_that_commits(app, recorder: _Recorder) -> dict:
     """A request whose transaction remembers work for the workers and commits; what they
-    were told by the time its context ended."""
+    were told, and how many connections were out, at the commit and at the request's end."""
     config = app.extensions["capua.config"]
+    seen = {}
     with app.test_request_context("/api/v1/games", method="POST"):
         session = database.session()
+        session.connection()
         dispatch.remember_users(session, config, [7])
         dispatch.remember_bots(session, config, "g1")
         database.commit(session)
-    return list(recorder.told)
+        seen["told at the commit"] = list(recorder.told)
+        seen["out after the commit"] = _checked_out(app)
+    seen["out after the request"] = _checked_out(app)
+    return seen
 
 
-def test_under_gunicorn_the_workers_hear_of_a_commit_once_the_answer_is_out(app, recorder, serving):
-    assert _request_that_commits(app, recorder) == []
+def test_under_gunicorn_the_commits_aftermath_waits_for_the_answer(app, recorder, serving):
+    assert _checked_out(app) == 0
+    seen = _request_that_commits(app, recorder)
+    assert seen == {"told at the commit": [], "out after the commit": 1, "out after the request": 1}
     after_answer.run()
     assert recorder.told == [("notifications", [7]), ("bots", ["g1"])]
+    assert _checked_out(app) == 0
 
 
-def test_elsewhere_they_hear_of_it_at_once(app, recorder):
-    assert _request_that_commits(app, recorder) == [("notifications", [7]), ("bots", ["g1"])]
+def test_elsewhere_it_happens_at_once(app, recorder):
+    seen = _request_that_commits(app, recorder)
+    assert seen == {"told at the commit": [("notifications", [7]), ("bots", ["g1"])],
+                    "out after the commit": 0, "out after the request": 0}
+
+
+def test_a_read_requests_session_is_closed_once_the_answer_is_out(app, serving):
+    with app.test_request_context("/api/v1/games"):
+        session = database.session()
+        session.connection()  # a read's open transaction
+        assert _checked_out(app) == 1
+    assert _checked_out(app) == 1  # the context is gone, its session not yet closed
+    with app.test_request_context("/api/v1/games"):
+        assert database.session() is not session  # the next request has a session of its own
+    after_answer.run()
+    assert _checked_out(app) == 0
+    assert not session.in_transaction()
+
+
+def test_elsewhere_a_requests_session_is_closed_with_its_context(app):
+    with app.test_request_context("/api/v1/games"):
+        session = database.session()
+        session.connection()
+    assert _checked_out(app) == 0
+    assert not session.in_transaction()
 
 
 def test_a_rolled_back_transaction_leaves_nothing_to_tell(app, recorder, serving):
