@@ -286,7 +286,19 @@ class CommandResultSchema(Schema):
 
 
 def _iso(value: Any) -> str:
-    return value.isoformat()
+    """``value.isoformat()``; the text of the time asked last is kept, since an answer
+    repeats one time (its command's) for each event it lists."""
+    last = _ISO_HELD[0]
+    if last[0] is value:  # (held, so no other object can have its id)
+        return last[1]
+    text = value.isoformat()
+    _ISO_HELD[0] = (value, text)
+    return text
+
+
+#: The time :func:`_iso` formatted last, with its text, in one tuple (read and replaced
+#: whole, so threads see parts that belong together).
+_ISO_HELD: list[tuple[Any, str]] = [(None, "")]
 
 
 @functools.lru_cache(maxsize=None)

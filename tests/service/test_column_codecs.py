@@ -99,6 +99,41 @@ def test_a_utc_datetime_is_stored_and_read_on_sqlite_as_the_dialects_own_process
         assert mine == theirs and (mine is None or mine.utcoffset() == theirs.utcoffset()), text_
 
 
+def test_a_time_bound_again_on_sqlite_is_written_as_the_first_time():
+    """The text of the time bound last is kept: the same object again gives it back, and
+    an equal time of another offset (another object) gets its own text."""
+    dialect = sqlite.dialect()
+    bind = UTCDateTime()._cached_bind_processor(dialect)
+    their_bind = DATETIME().bind_processor(dialect)
+
+    def stored(value):
+        if value is not None and value.tzinfo is not None:
+            value = value.astimezone(UTC)
+        return their_bind(value)
+
+    values = _datetimes()[:300]
+    for value in values:
+        assert bind(value) == bind(value) == stored(value), value
+    for a, b in zip(values, values[1:]):
+        assert (bind(a), bind(b), bind(a)) == (stored(a), stored(b), stored(a))
+    utc_time = dt.datetime(2026, 11, 29, 3, 0, tzinfo=UTC)
+    same_moment_elsewhere = utc_time.astimezone(dt.timezone(dt.timedelta(hours=3)))
+    naive = utc_time.replace(tzinfo=None)
+    assert utc_time == same_moment_elsewhere
+    assert [bind(v) for v in (utc_time, same_moment_elsewhere, naive, utc_time)] == \
+        ["2026-11-29 03:00:00.000000"] * 4
+
+
+def test_an_answers_time_repeated_is_the_same_text():
+    from service.api.schemas import _iso
+
+    utc_time = dt.datetime(2026, 11, 29, 3, 0, tzinfo=UTC)
+    elsewhere = utc_time.astimezone(dt.timezone(dt.timedelta(hours=3)))
+    assert [_iso(v) for v in (utc_time, utc_time, elsewhere, elsewhere, utc_time)] == [
+        "2026-11-29T03:00:00+00:00", "2026-11-29T03:00:00+00:00", "2026-11-29T06:00:00+03:00",
+        "2026-11-29T06:00:00+03:00", "2026-11-29T03:00:00+00:00"]
+
+
 def test_a_utc_datetime_is_bound_on_postgresql_in_utc_as_ever():
     from sqlalchemy.dialects.postgresql import psycopg
 
