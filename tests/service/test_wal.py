@@ -90,3 +90,76 @@ def test_a_checkpointer_keeps_no_engine_alive(tmp_path):
     gc.collect()
     assert gone() is None
     assert checkpointer.checkpoint() is None
+
+
+def _reading(engine):
+    """A connection of its own in a read transaction on the log as it is now."""
+    import sqlite3
+
+    reader = sqlite3.connect(engine.url.database, isolation_level=None, check_same_thread=False)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM t").fetchone()
+    return reader
+
+
+def test_a_log_read_through_its_checkpoint_is_restarted_once_long(tmp_path):
+    """A reader on the log while the thread checkpoints (as requests one after another
+    are): the passive checkpoint copies only what the reader no longer needs, and without
+    more the log would never start anew.  Past ``restart_pages`` the checkpoint waits for
+    the reader and restarts the log: the next writer starts it from its beginning."""
+    import threading
+
+    engine = _engine(tmp_path)
+    checkpointer = wal.checkpointer_of(engine)
+    checkpointer.every = 10**9  # checkpoints only when the test says
+    checkpointer.restart_pages = 100
+    _write(engine, 20)
+    reader = _reading(engine)
+    _write(engine, 120)
+    done = threading.Timer(0.2, reader.commit)  # the reader finishes while the checkpoint waits
+    done.start()
+    busy, pages, copied = checkpointer.checkpoint()
+    done.join()
+    reader.close()
+    assert (busy, checkpointer.restarts) == (0, 1) and copied == pages >= 140
+    _write(engine, 5)
+    assert _log_pages(engine) < 20
+    engine.dispose()
+
+
+def test_a_short_log_read_through_its_checkpoint_waits_for_nobody(tmp_path):
+    """Below ``restart_pages`` the checkpoint stays passive: it copies what it may and
+    leaves the rest, and the log, to a later one."""
+    engine = _engine(tmp_path)
+    checkpointer = wal.checkpointer_of(engine)
+    checkpointer.every = 10**9
+    checkpointer.restart_pages = 1_000
+    _write(engine, 20)
+    reader = _reading(engine)
+    _write(engine, 120)
+    busy, pages, copied = checkpointer.checkpoint()
+    reader.commit()
+    reader.close()
+    assert busy == 0 and copied < pages and checkpointer.restarts == 0
+    _write(engine, 5)
+    assert _log_pages(engine) > 140  # not started anew: the last writer began on pages not yet copied
+    engine.dispose()
+
+
+def test_a_restart_that_waits_too_long_gives_up_and_writers_go_on(tmp_path, monkeypatch):
+    engine = _engine(tmp_path)
+    checkpointer = wal.checkpointer_of(engine)
+    checkpointer.every = 10**9
+    checkpointer.restart_pages = 100
+    monkeypatch.setattr(wal, "RESTART_WAIT_MS", 50)
+    _write(engine, 20)
+    reader = _reading(engine)  # reads all along
+    _write(engine, 120)
+    busy, _pages, _copied = checkpointer.checkpoint()
+    assert busy == 1 and checkpointer.restarts == 0 and checkpointer.checkpoints == 1
+    _write(engine, 5)  # the writers' own busy timeout is back as it was
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30_000
+    reader.commit()
+    reader.close()
+    engine.dispose()
