@@ -59,8 +59,9 @@ RESTART_PAGES = SAFETY_PAGES // 2
 
 #: How long a restarting checkpoint waits for the writer and the log's readers, in
 #: milliseconds; past it the checkpoint gives up as a passive one would, and a later one
-#: tries again.
-RESTART_WAIT_MS = 1_000
+#: tries again.  The writers wait as long (the checkpoint holds their lock meanwhile), so
+#: it bounds their wait when a reader takes long: a request reads for a few milliseconds.
+RESTART_WAIT_MS = 200
 
 
 def is_file_database(engine: Engine) -> bool:

@@ -116,7 +116,7 @@ def test_a_log_read_through_its_checkpoint_is_restarted_once_long(tmp_path):
     _write(engine, 20)
     reader = _reading(engine)
     _write(engine, 120)
-    done = threading.Timer(0.2, reader.commit)  # the reader finishes while the checkpoint waits
+    done = threading.Timer(0.05, reader.commit)  # the reader finishes while the checkpoint waits
     done.start()
     busy, pages, copied = checkpointer.checkpoint()
     done.join()
