@@ -16,16 +16,6 @@ checkpoint never waits for, nor blocks, readers and writers (it copies what no r
 still needs, and a later one does the rest); SQLite does the copying with the GIL
 released.  Each process counts its own commits and checkpoints alone; two processes
 checkpointing at once is harmless (the second finds the checkpoint lock taken and returns).
-
-A checkpoint copies the log back; the log starts anew only when a writer begins while every
-page of it is copied and no reader is reading it.  A passive checkpoint takes a while (13 ms
-here, mostly the file's flush), and requests that come faster than that find pages written
-during the last one still to copy: the log never started anew under a steady stream of
-commands (747, 1,547, ... 6,554 pages at the checkpoints of 400 commands one after another),
-and once past :data:`SAFETY_PAGES` every commit would have checkpointed in its own
-``COMMIT``.  So a log found :data:`RESTART_PAGES` long is restarted
-(:meth:`Checkpointer.checkpoint`): rarely (a pause of a few milliseconds lets it start anew
-by itself), and then for a moment the writers wait, which is what keeps it bounded.
 """
 
 from __future__ import annotations
@@ -48,21 +38,6 @@ EVERY_COMMITS = 50
 #: pages (~40 MB with 4 KiB pages), which the thread keeps the log far from.
 SAFETY_PAGES = 10_000
 
-#: A log this long after the thread's checkpoint (~20 MB; about six checkpoints' worth of
-#: commands) has not started anew for a while: requests were reading it through every
-#: checkpoint.  The thread then restarts it (``RESTART``): it waits, up to
-#: :data:`RESTART_WAIT_MS`, for the writer of the moment and then for the log's readers
-#: to finish, copies what is left, and the next writer starts the log from its beginning.
-#: Writers wait meanwhile (the copy of a few commands' pages and their flush, and the
-#: requests reading then: a few milliseconds); readers never do.
-RESTART_PAGES = SAFETY_PAGES // 2
-
-#: How long a restarting checkpoint waits for the writer and the log's readers, in
-#: milliseconds; past it the checkpoint gives up as a passive one would, and a later one
-#: tries again.  The writers wait as long (the checkpoint holds their lock meanwhile), so
-#: it bounds their wait when a reader takes long: a request reads for a few milliseconds.
-RESTART_WAIT_MS = 200
-
 
 def is_file_database(engine: Engine) -> bool:
     """True for SQLite on a file (in-memory databases have no write-ahead log)."""
@@ -82,9 +57,7 @@ class Checkpointer:
         self._due = False
         self._lock = threading.Lock()
         self._running: Optional[threading.Thread] = None
-        self.restart_pages = RESTART_PAGES
         self.checkpoints = 0  # done, for tests and benchmarks
-        self.restarts = 0     # of them, the ones that restarted the log
 
     def committed(self) -> None:
         """One more commit; every ``every``-th makes a checkpoint due."""
@@ -121,31 +94,23 @@ class Checkpointer:
             self._running.start()
 
     def checkpoint(self) -> Optional[tuple[int, int, int]]:
-        """Run one ``PASSIVE`` checkpoint, and a ``RESTART`` one after it if the log is
-        :attr:`restart_pages` long or longer (:data:`RESTART_PAGES`); SQLite's ``(busy,
-        log pages, checkpointed pages)`` of the last, or ``None`` if it failed (logged:
-        the next one, or SQLite's own, copies the rest)."""
+        """Run one ``PASSIVE`` checkpoint; SQLite's ``(busy, log pages, checkpointed pages)``,
+        or ``None`` if it failed (logged: the next one, or SQLite's own, copies the rest)."""
         engine = self._engine()
         if engine is None:
             return None
-        restarted = False
         try:
             raw = engine.raw_connection()
             try:
                 # (a PRAGMA opens no transaction in the sqlite3 module; the pool's reset
                 # on check-in rolls back nothing)
-                cursor = raw.cursor()
-                row = cursor.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                if row[1] >= self.restart_pages:
-                    row, restarted = _restart(cursor), True
+                row = raw.cursor().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             finally:
                 raw.close()
         except Exception:
             log.warning("checkpointing the SQLite log failed; a later checkpoint will copy it", exc_info=True)
             return None
         self.checkpoints += 1
-        if restarted and row[0] == 0:
-            self.restarts += 1
         return tuple(row)
 
     def wait(self, timeout: float = 10.0) -> None:
@@ -153,17 +118,6 @@ class Checkpointer:
         running = self._running
         if running is not None:
             running.join(timeout)
-
-
-def _restart(cursor: Any) -> Any:
-    """A ``RESTART`` checkpoint on ``cursor``'s connection, waiting at most
-    :data:`RESTART_WAIT_MS` (its own busy timeout, put back afterwards); its row."""
-    kept = cursor.execute("PRAGMA busy_timeout").fetchone()[0]
-    cursor.execute(f"PRAGMA busy_timeout={RESTART_WAIT_MS:d}")
-    try:
-        return cursor.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
-    finally:
-        cursor.execute(f"PRAGMA busy_timeout={int(kept):d}")
 
 
 def checkpoint_beside(engine: Engine, every: int = EVERY_COMMITS) -> Optional[Checkpointer]:
