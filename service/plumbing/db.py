@@ -33,7 +33,7 @@ from sqlalchemy import (
     create_engine,
     event,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, registry, sessionmaker
 
 from service.plumbing import statements, wal
@@ -660,18 +660,10 @@ def engine_options(url: str) -> dict[str, Any]:
     codec = {"json_serializer": write_json, "json_deserializer": read_json}
     if url.startswith("sqlite"):
         options = {"connect_args": {"timeout": 30, "check_same_thread": False}, **codec}
-        if _sqlite_file(url):
+        if wal.is_file_url(url):  # (an in-memory database's engine keeps one connection)
             options["pool_use_lifo"] = True
         return options
     return codec
-
-
-def _sqlite_file(url: str) -> bool:
-    """True for a SQLite URL naming a file (whose engine pools its connections in a
-    queue); false for an in-memory database, whose engine keeps one connection."""
-    database = make_url(url).database
-    return bool(database) and database != ":memory:" and not database.startswith("file::memory:") \
-        and "mode=memory" not in url
 
 
 # The C encoder and scanner of ``json.dumps`` and ``json.loads`` with their settings,

@@ -23,10 +23,10 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import URL, Engine, make_url
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +41,17 @@ SAFETY_PAGES = 10_000
 
 def is_file_database(engine: Engine) -> bool:
     """True for SQLite on a file (in-memory databases have no write-ahead log)."""
-    database = engine.url.database
-    return engine.dialect.name == "sqlite" and bool(database) and database != ":memory:" \
-        and not database.startswith("file::memory:")
+    return engine.dialect.name == "sqlite" and is_file_url(engine.url)
+
+
+def is_file_url(url: Union[str, URL]) -> bool:
+    """True for a SQLite URL naming a file; false for an in-memory database (``:memory:``,
+    ``file::memory:``, a ``mode=memory`` URI) and for any other database."""
+    url = make_url(url)
+    database = url.database
+    return url.get_backend_name() == "sqlite" and bool(database) and database != ":memory:" \
+        and not database.startswith("file::memory:") and url.query.get("mode") != "memory" \
+        and "mode=memory" not in database
 
 
 class Checkpointer:

@@ -50,6 +50,8 @@ def test_the_connection_that_wrote_serves_the_next_request(tmp_path):
 def test_other_databases_and_pools_keep_their_defaults(tmp_path):
     assert "pool_use_lifo" not in engine_options("sqlite://")
     assert "pool_use_lifo" not in engine_options("sqlite:///:memory:")
+    assert "pool_use_lifo" not in engine_options("sqlite:///file::memory:?cache=shared")
+    assert "pool_use_lifo" not in engine_options("sqlite:///file:shared?mode=memory&uri=true")
     assert "pool_use_lifo" not in engine_options("postgresql+psycopg://capua@localhost/capua")
     # another pool class (migrations use NullPool) takes the file's other options
     engine = make_engine(f"sqlite:///{tmp_path / 'null.sqlite3'}", poolclass=NullPool)
