@@ -50,8 +50,7 @@ def is_file_url(url: Union[str, URL]) -> bool:
     url = make_url(url)
     database = url.database
     return url.get_backend_name() == "sqlite" and bool(database) and database != ":memory:" \
-        and not database.startswith("file::memory:") and url.query.get("mode") != "memory" \
-        and "mode=memory" not in database
+        and not database.startswith("file::memory:") and url.query.get("mode") != "memory"
 
 
 class Checkpointer:
