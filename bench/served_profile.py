@@ -6,7 +6,7 @@ PAX games against a bot (``bench.command_floor``'s player) for ``--commands`` co
 then the worker's profile is printed, by own time and by cumulative time.
 
 ``python -m bench.served_profile [--database sqlite|postgresql] [--commands 300] [--top 40] [--save FILE]
-[--tree CHECKOUT]``
+[--tree CHECKOUT] [--cpu]``
 """
 
 from __future__ import annotations
@@ -29,12 +29,15 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--database-prefix", default="profile")
     parser.add_argument("--tree", type=Path, default=HERE, help="the checkout to serve (default: this one)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="count the worker thread's CPU time, not the wall clock (waits for the database drop out)")
     parser.add_argument("--save", type=Path, help="also write the merged profile here (for pstats)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         with command_floor.serve_instrumented(args.tree, args.database, args.database_prefix, tmp, "profile",
-                                              PROFILE_CONF, {"BENCH_PROFILE_DIR": str(tmp)}) as (port, token):
+                                              PROFILE_CONF, {"BENCH_PROFILE_DIR": str(tmp),
+                                                             "BENCH_PROFILE_CPU": "1" if args.cpu else "0"}) as (port, token):
             player = Player(port, token)
             times = [player.step() for _ in range(args.commands)]
         profiles = sorted(tmp.glob("worker-*.prof"))
