@@ -6,7 +6,8 @@ The Procfile's settings (``gunicorn.conf.py``, its hooks too) plus cProfile arou
 holds the request's parsing, the app, and the answer's writing.  Each worker writes its
 statistics to ``$BENCH_PROFILE_DIR/worker-<pid>.prof`` when it exits.  With
 ``BENCH_PROFILE_CPU=1`` the profile counts the thread's CPU time (``time.thread_time``),
-not the wall clock: the time waiting for the database's answers then drops out.
+not the wall clock: the time waiting for the database's answers then drops out (each
+reading of that clock is a system call, so small functions weigh more than they do).
 """
 
 import cProfile
