@@ -52,6 +52,66 @@ def test_a_failing_job_does_not_stop_the_worker(session_factory, config, stop_wo
     assert len(outbox_files(config)) == 1
 
 
+def _names(jobs) -> list[str]:
+    return [getattr(job, "__name__", None) or type(job).__name__ for job in jobs]
+
+
+def test_a_wake_up_runs_the_jobs_that_work_on_what_was_committed(session_factory, config):
+    """Each of the dispatcher's wake-ups runs what Celery would run for it, in the
+    default order; the time-based jobs (deadlines, reminders, the outbox's and the keys'
+    sweeps) only in the sweep."""
+    worker = inprocess.InProcessWorker(session_factory, config)
+    assert _names(worker.jobs_for(frozenset({inprocess.MAIL}))) == ["MailDelivery"]
+    assert _names(worker.jobs_for(frozenset({inprocess.NOTIFICATIONS}))) == ["compose_notifications", "MailDelivery"]
+    assert _names(worker.jobs_for(frozenset({inprocess.WEBHOOKS}))) == ["WebhookDeliveryJob"]
+    assert _names(worker.jobs_for(frozenset({inprocess.BOTS}))) == ["play_bots"]
+    assert _names(worker.jobs_for(frozenset({inprocess.BOTS, inprocess.MAIL}))) == ["play_bots", "MailDelivery"]
+    assert worker.jobs_for(None) == worker.jobs and len(worker.jobs) == 8
+
+
+def test_the_sweep_runs_every_job_however_often_commits_wake_the_thread(session_factory, config):
+    now = [100.0]
+    worker = inprocess.InProcessWorker(session_factory, config, interval=2.0, clock=lambda: now[0])
+    worker.notify((inprocess.NOTIFICATIONS,))
+    worker.notify((inprocess.MAIL,))
+    assert worker.next_round(woken=True) == {inprocess.NOTIFICATIONS, inprocess.MAIL}
+    now[0] += 1.9
+    worker.notify((inprocess.MAIL,))
+    assert worker.next_round(woken=True) == {inprocess.MAIL}, "what the last round took is not named again"
+    now[0] += 0.1
+    worker.notify((inprocess.MAIL,))
+    assert worker.next_round(woken=True) is None, "two seconds since every job ran: the sweep's round"
+    worker.notify((inprocess.MAIL,))
+    assert worker.next_round(woken=True) == {inprocess.MAIL}
+    assert worker.next_round(woken=False) is None, "not woken: the interval passed"
+    worker.notify()
+    assert worker.next_round(woken=True) is None, "a wake-up that names nothing runs every job"
+
+
+def test_a_committed_mail_runs_the_mail_job_and_those_unmarked(session_factory, config, stop_workers):
+    ran: list[str] = []
+
+    @inprocess.wakes_for()
+    def sweep_only(sessions, cfg):
+        ran.append("sweep")
+
+    @inprocess.wakes_for(inprocess.WEBHOOKS)
+    def webhooks(sessions, cfg):
+        ran.append("webhooks")
+
+    def unmarked(sessions, cfg):
+        ran.append("unmarked")
+
+    worker = inprocess.start(session_factory, config, interval=3600,
+                             jobs=[sweep_only, webhooks, unmarked, inprocess.MailDelivery()])
+    mail.notify_mail_committed(config, [commit_mail(session_factory)])
+    assert worker.wait_rounds(1)
+    assert ran == ["unmarked"] and len(outbox_files(config)) == 1
+    assert inprocess.notify(config)
+    assert worker.wait_rounds(2)
+    assert ran == ["unmarked", "sweep", "webhooks", "unmarked"]
+
+
 def test_stopping_ends_the_thread(session_factory, config):
     worker = inprocess.start(session_factory, config, interval=3600)
     inprocess.stop(config)
