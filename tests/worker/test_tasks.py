@@ -103,6 +103,41 @@ def test_committing_notifications_wakes_the_composer(worker_runtime, session_fac
     assert [args for name, args, _k in enqueued if name == "worker.tasks.compose_notifications"] == [([user.id],)]
 
 
+def test_a_notification_due_later_waits_for_the_sweep(worker_runtime, session_factory, config, enqueued):
+    """Mailed a moment ago, the player's next notification is held for the coalescing
+    window: the commit wakes no composer (it would find nothing due), and the outbox
+    sweep composes the row once its time has come."""
+    import dataclasses
+
+    from service.notify import mailing
+
+    with_redis = dataclasses.replace(config, redis_url="redis://127.0.0.1:1/0")
+    mailed_at = utcnow()
+    with session_factory() as s:
+        user = auth.get_or_create_user(s, "ann@example.org")
+        s.add(Notification(user_id=user.id, kind="invitation_declined", urgent=True, payload={}, status="mailed",
+                           created_at=mailed_at, due_at=mailed_at, done_at=mailed_at))
+        s.flush()
+        notifications.notify(s, with_redis, user, kind="invitation_declined", game=None, seat=None, payload={})
+        s.commit()
+        user_id = user.id
+    assert [c for c in enqueued if c[0] == "worker.tasks.compose_notifications"] == []
+    with session_factory() as s:
+        due_at = s.scalar(select(Notification.due_at).where(Notification.status == "pending"))
+    due_at = due_at if due_at.tzinfo else due_at.replace(tzinfo=dt.timezone.utc)
+    assert due_at == mailed_at + dt.timedelta(seconds=config.notify_coalesce_seconds)
+
+    def pending() -> int:
+        with session_factory() as s:
+            return len(s.scalars(select(Notification.id).where(Notification.user_id == user_id,
+                                                                Notification.status == "pending")).all())
+
+    mailing.compose_due(session_factory, config, now=due_at - dt.timedelta(seconds=1))
+    assert pending() == 1, "not due yet: the sweep leaves it"
+    mailing.compose_due(session_factory, config, now=due_at + dt.timedelta(seconds=1))
+    assert pending() == 0, "once due, the sweep composes it"
+
+
 def test_a_broker_outage_does_not_fail_the_commit(session_factory, config, monkeypatch):
     import dataclasses
 
