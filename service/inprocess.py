@@ -303,8 +303,10 @@ class WakeUp:
         notify(config, (WEBHOOKS,))
 
     def notifications(self, config: Config, user_ids: list[int], due: list) -> None:
-        # (the deadlines in ``due`` are the sweep's: ``apply_deadlines`` runs every interval)
-        notify(config, (NOTIFICATIONS,))
+        # Only players with mail due at once are named (a later row is the sweep's, as are
+        # the deadlines in ``due``: ``apply_deadlines`` runs every interval).
+        if user_ids:
+            notify(config, (NOTIFICATIONS,))
 
     def bots(self, config: Config, game_ids: list[str]) -> None:
         notify(config, (BOTS,))

@@ -112,6 +112,22 @@ def test_a_committed_mail_runs_the_mail_job_and_those_unmarked(session_factory, 
     assert ran == ["unmarked", "sweep", "webhooks", "unmarked"]
 
 
+def test_notifications_wake_the_thread_only_for_mail_due_at_once(session_factory, config, stop_workers):
+    """A commit whose notifications are all due later names no player; its deadlines
+    are the sweep's in the embedded mode: no wake-up."""
+    composed = []
+
+    @inprocess.wakes_for(inprocess.NOTIFICATIONS)
+    def compose(sessions, cfg):
+        composed.append(1)
+
+    worker = inprocess.start(session_factory, config, interval=3600, jobs=[compose])
+    inprocess.WakeUp().notifications(config, [], [(1, None)])
+    assert not worker.wait_rounds(1, timeout=0.3) and composed == []
+    inprocess.WakeUp().notifications(config, [7], [])
+    assert worker.wait_rounds(1) and composed == [1]
+
+
 def test_stopping_ends_the_thread(session_factory, config):
     worker = inprocess.start(session_factory, config, interval=3600)
     inprocess.stop(config)
