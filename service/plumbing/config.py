@@ -83,7 +83,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("celery_queue", "CAPUA_CELERY_QUEUE", "capua",
             "Celery queue the web processes enqueue to and the workers consume."),
     Setting("deadline_sweep_seconds", "CAPUA_DEADLINE_SWEEP_SECONDS", "2",
-            "How often beat (or the in-process worker) looks for passed deadlines and due reminders."),
+            "How often beat looks for passed deadlines and due reminders; the in-process worker runs all its "
+            "jobs this often (deadlines, reminders, notifications whose time has come), and between two sweeps "
+            "only what a commit wakes it for."),
     Setting("outbox_sweep_seconds", "CAPUA_OUTBOX_SWEEP_SECONDS", "5",
             "How often beat re-enqueues pending mail, resets mail stuck with a dead worker and composes "
             "notifications whose time has come (digests, quiet hours)."),
