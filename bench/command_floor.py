@@ -365,9 +365,13 @@ def main() -> None:
                 if args.runs > 1:
                     print(f"{kind}: run {i + 1}/{args.runs}", flush=True)
                 _empty_broker()
+                # a folder of its own for each run: SQLite's files (and their logs) and the servers'
+                # instance folders are new, like the servers, and nothing of a run slows the next
+                folder = Path(tmp) / f"{kind}-{i + 1}"
+                folder.mkdir()
                 try:
                     results[kind].append(run(kind, args.before.resolve(), args.rounds, args.per_round, clients,
-                                             args.seconds, Path(tmp), args.database_prefix))
+                                             args.seconds, folder, args.database_prefix))
                 finally:
                     _empty_broker()
     with open("/proc/loadavg") as fh:
