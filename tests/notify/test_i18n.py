@@ -74,3 +74,33 @@ def test_the_template_catalogue_holds_every_marked_string(tmp_path):
     with open(i18n.TRANSLATIONS_DIR / "messages.pot", "rb") as f:
         committed = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
     assert sorted(extracted - committed) == [], "run python -m tools.i18n_refresh"
+
+
+def _mail_with_earlier_events(lang: str, more: int) -> tuple[str, str]:
+    """The notification mail's text and HTML in ``lang`` for one game whose section left
+    ``more`` earlier events out (a section as :func:`service.notify.compose._section` makes it)."""
+    section = {"game_id": "g1", "title": "Count to N", "kinds": ["news"], "headline": "News.",
+               "game_url": "https://capua.test/games/g1", "events": ["Ann counted to 16."], "more_events": more,
+               "decisions": [], "invitation": None, "outcome": None, "declined": [], "return_url": None, "talk": []}
+    context = {"subject": "News", "sections": [section], "base_url": "https://capua.test",
+               "preferences_url": "https://capua.test/settings/notifications",
+               "unsubscribe_url": "https://capua.test/u", "unsubscribe_scope": "game", "lang": lang,
+               "single_talk": False}
+    env = i18n.mail_environment(lang)
+    return (env.get_template("mail/notification.txt").render(**context),
+            env.get_template("mail/notification.html").render(**context))
+
+
+@pytest.mark.parametrize("lang,more,words", [
+    ("en", 1, "(1 earlier event: see the game's log)"),
+    ("en", 3, "(3 earlier events: see the game's log)"),
+    ("de", 1, "(1 früheres Ereignis: siehe das Protokoll des Spiels)"),
+    ("de", 3, "(3 frühere Ereignisse: siehe das Protokoll des Spiels)"),
+    ("ru", 1, "(ещё 1 событие раньше: см. журнал игры)"),
+    ("ru", 3, "(ещё 3 события раньше: см. журнал игры)"),
+    ("ru", 5, "(ещё 5 событий раньше: см. журнал игры)"),
+    ("ru", 21, "(ещё 21 событие раньше: см. журнал игры)")])
+def test_the_events_a_mail_leaves_out_are_counted_in_the_readers_grammar(lang, more, words):
+    text, html = _mail_with_earlier_events(lang, more)
+    assert words in text
+    assert words in html
