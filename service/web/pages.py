@@ -289,8 +289,9 @@ def game_history(game_id: str):
         except ValueError:
             at = -1
         if not 0 <= at <= version:
-            error, at = _("There is no step %(at)s: this game has %(version)s steps.", at=text[:20],
-                          version=version), version
+            error, at = ngettext("There is no step %(at)s: this game has %(num)s step.",
+                                 "There is no step %(at)s: this game has %(num)s steps.", version,
+                                 at=text[:20]), version
     language, zone = _language(), _timezone()
     seat_names = _seat_names(view)
     game_type = view.get("game_type")

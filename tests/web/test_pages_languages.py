@@ -59,3 +59,56 @@ def test_the_game_pages_speak_the_players_language(app, web_sessions, web_config
     with web_sessions() as s:
         player = auth.get_or_create_user(s, demo.DEMO_EMAIL)
         assert player.language == language
+
+
+@pytest.mark.parametrize("language, missed, stand_in, words", [
+    ("en", 1, None, "A bot takes over a seat after 1 missed deadline."),
+    ("en", 3, None, "A bot takes over a seat after 3 missed deadlines in a row."),
+    ("de", 1, "defaults", "Nach 1 verpassten Frist erhalten die Entscheidungen eines Platzes sofort ihre Vorgaben."),
+    ("de", 2, None, "Nach 2 verpassten Fristen in Folge übernimmt ein Bot den Platz."),
+    ("ru", 1, None, "После 1 пропущенного срока подряд за место играет бот."),
+    ("ru", 21, "defaults", "После 21 пропущенного срока подряд решения за место сразу принимаются по умолчанию."),
+    ("ru", 3, None, "После 3 пропущенных сроков подряд за место играет бот."),
+])
+def test_the_clock_counts_missed_deadlines_in_the_readers_grammar(app, web_sessions, web_config, language, missed,
+                                                                   stand_in, words):
+    from service.plumbing.db import GameClock
+
+    with web_sessions() as s:
+        _demo, game = demo.create_demo_game(s, web_config)
+        user(s, demo.DEMO_EMAIL, timezone="UTC", language=language)
+        clock = s.get(GameClock, game.id)
+        if clock is None:
+            clock = GameClock(game_id=game.id)
+            s.add(clock)
+        clock.bot_after_missed, clock.stand_in = missed, stand_in
+        s.commit()
+        game_id = game.id
+    client = app.test_client()
+    sign_in_with(app, client, demo.DEMO_EMAIL)
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200
+    assert html.escape(words) in page.get_data(as_text=True)
+
+
+def _steps(language: str, n: int) -> str:
+    """The sentence for a step the game lacks, by each language's own plural rule."""
+    if language == "en":
+        return f"There is no step 999: this game has {n} {'step' if n == 1 else 'steps'}."
+    if language == "de":
+        return f"Schritt 999 gibt es nicht: Dieses Spiel hat {n} {'Schritt' if n == 1 else 'Schritte'}."
+    form = 0 if n % 10 == 1 and n % 100 != 11 else 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2
+    return f"Шага 999 нет: в этой игре {n} {('шаг', 'шага', 'шагов')[form]}."
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_a_step_the_game_does_not_have_is_told_in_the_readers_grammar(app, web_sessions, web_config, language):
+    with web_sessions() as s:
+        _demo, game = demo.create_demo_game(s, web_config)
+        user(s, demo.DEMO_EMAIL, timezone="UTC", language=language)
+        s.commit()
+        game_id, version = game.id, game.version
+    client = app.test_client()
+    sign_in_with(app, client, demo.DEMO_EMAIL)
+    text = client.get(f"/games/{game_id}/history?at=999").get_data(as_text=True)
+    assert html.escape(_steps(language, version)) in text

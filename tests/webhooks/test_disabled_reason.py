@@ -56,7 +56,7 @@ def test_a_410_is_told_in_the_owners_language_and_kept_as_a_code(ann, bob, recei
 
 @pytest.mark.parametrize("lang,words", [
     ("de", ["Eine Nachricht ist 4 Mal hintereinander gescheitert; die letzte Antwort war HTTP 503."]),
-    ("ru", ["Сообщение не удалось доставить 4 раз подряд; последний ответ: HTTP 503."])])
+    ("ru", ["Сообщение не доставлено, неудачных попыток подряд: 4; последний ответ: HTTP 503."])])
 def test_exhausted_retries_are_told_with_their_count_and_last_answer(ann, bob, receiver, sessions, app_config,
                                                                      lang, words):
     hook = subscribe(ann, receiver.url(), event_types=["game.started"])
