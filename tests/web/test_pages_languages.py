@@ -77,10 +77,8 @@ def test_the_clock_counts_missed_deadlines_in_the_readers_grammar(app, web_sessi
     with web_sessions() as s:
         _demo, game = demo.create_demo_game(s, web_config)
         user(s, demo.DEMO_EMAIL, timezone="UTC", language=language)
-        clock = s.get(GameClock, game.id)
-        if clock is None:
-            clock = GameClock(game_id=game.id)
-            s.add(clock)
+        clock = s.get(GameClock, game.id) or GameClock(game_id=game.id)  # (a game without a row of its own)
+        s.add(clock)
         clock.bot_after_missed, clock.stand_in = missed, stand_in
         s.commit()
         game_id = game.id
