@@ -216,6 +216,13 @@ SERVICE_EVENTS: dict[str, str] = {
     "capua.VacationDaySpent": N_("%(player)s is on vacation: their deadline moved to %(until)s."),
 }
 
+#: service event type -> (the count in its data, the sentence for a count of one): the
+#: sentences of :data:`SERVICE_EVENTS` with a number say it in the plural.
+SERVICE_EVENTS_OF_ONE: dict[str, tuple[str, str]] = {
+    "capua.DeadlineExtended": ("hours", N_("%(by)s extended the deadline by one hour.")),
+    "capua.BotTookOver": ("missed", N_("%(player)s missed a deadline: the bot plays the seat until they act again.")),
+}
+
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
@@ -239,7 +246,9 @@ def describe_event(language: str, event: Mapping[str, Any], seat_names: Mapping[
                 until = format_moment(dt.datetime.fromisoformat(until), language, tz_name)
             except ValueError:
                 pass
-        return _(SERVICE_EVENTS[etype], player=name_of(data.get("seat")), by=name_of(data.get("by_seat")),
+        count, of_one = SERVICE_EVENTS_OF_ONE.get(etype, ("", ""))
+        sentence = of_one if count and data.get(count) == 1 else SERVICE_EVENTS[etype]
+        return _(sentence, player=name_of(data.get("seat")), by=name_of(data.get("by_seat")),
                  hours=data.get("hours", ""), missed=data.get("missed", ""), until=until or "")
     told = terms.describe_event(game, event, language, seat_names)
     if told:

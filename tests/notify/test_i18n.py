@@ -104,3 +104,20 @@ def test_the_events_a_mail_leaves_out_are_counted_in_the_readers_grammar(lang, m
     text, html = _mail_with_earlier_events(lang, more)
     assert words in text
     assert words in html
+
+
+@pytest.mark.parametrize("lang,etype,data,words", [
+    ("en", "capua.BotTookOver", {"seat": 0, "missed": 1},
+     "Ann missed a deadline: the bot plays the seat until they act again."),
+    ("en", "capua.BotTookOver", {"seat": 0, "missed": 3},
+     "Ann missed 3 deadlines in a row: the bot plays the seat until they act again."),
+    ("de", "capua.BotTookOver", {"seat": 0, "missed": 1},
+     "Ann hat eine Frist verpasst: der Bot spielt den Platz, bis wieder selbst gespielt wird."),
+    ("ru", "capua.BotTookOver", {"seat": 0, "missed": 5},
+     "Ann пропускает сроки подряд (5): бот играет за это место, пока игрок не вернётся."),
+    ("en", "capua.DeadlineExtended", {"by_seat": 0, "hours": 1}, "Ann extended the deadline by one hour."),
+    ("en", "capua.DeadlineExtended", {"by_seat": 0, "hours": 24}, "Ann extended the deadline by 24 hours."),
+    ("de", "capua.DeadlineExtended", {"by_seat": 0, "hours": 1}, "Ann hat die Frist um eine Stunde verlängert."),
+    ("ru", "capua.DeadlineExtended", {"by_seat": 0, "hours": 1}, "Ann продлил(а) срок на один час.")])
+def test_capuas_own_events_count_in_the_readers_grammar(lang, etype, data, words):
+    assert telling.describe_event(lang, {"type": etype, "data": data}, {0: "Ann"}) == words
