@@ -246,8 +246,8 @@ def describe_event(language: str, event: Mapping[str, Any], seat_names: Mapping[
                 until = format_moment(dt.datetime.fromisoformat(until), language, tz_name)
             except ValueError:
                 pass
-        count, of_one = SERVICE_EVENTS_OF_ONE.get(etype, ("", ""))
-        sentence = of_one if count and data.get(count) == 1 else SERVICE_EVENTS[etype]
+        of_one = SERVICE_EVENTS_OF_ONE.get(etype)
+        sentence = of_one[1] if of_one and data.get(of_one[0]) == 1 else SERVICE_EVENTS[etype]
         return _(sentence, player=name_of(data.get("seat")), by=name_of(data.get("by_seat")),
                  hours=data.get("hours", ""), missed=data.get("missed", ""), until=until or "")
     told = terms.describe_event(game, event, language, seat_names)

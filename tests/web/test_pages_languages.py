@@ -10,6 +10,7 @@ import pytest
 from service import demo
 from service.identity import auth
 from service.play import games
+from service.plumbing.db import GameClock
 from service.words import i18n, telling
 from tests.web.pages_play import user
 from tests.web.support import sign_in_with
@@ -72,8 +73,6 @@ def test_the_game_pages_speak_the_players_language(app, web_sessions, web_config
 ])
 def test_the_clock_counts_missed_deadlines_in_the_readers_grammar(app, web_sessions, web_config, language, missed,
                                                                    stand_in, words):
-    from service.plumbing.db import GameClock
-
     with web_sessions() as s:
         _demo, game = demo.create_demo_game(s, web_config)
         user(s, demo.DEMO_EMAIL, timezone="UTC", language=language)
