@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from flask_babel import gettext as _
+from flask_babel import gettext as _, ngettext
 from werkzeug.datastructures import MultiDict
 
 from engine import registry
@@ -288,11 +288,17 @@ def explain(err: InvalidInput) -> tuple[str, Optional[str]]:
     details = err.details or {}
     field = details.get("field")
     if field == "seats" and "allowed" in details:
-        return _("This game is played by %(counts)s players with these options.",
-                 counts=", ".join(str(n) for n in details["allowed"])), "seats"
+        allowed = [n for n in details["allowed"] if isinstance(n, int)]
+        # (one count, 1: "by 1 player"; several, or one above 1: the plural)
+        return ngettext("This game is played by %(counts)s player with these options.",
+                        "This game is played by %(counts)s players with these options.",
+                        allowed[0] if len(allowed) == 1 else 2,
+                        counts=", ".join(str(n) for n in details["allowed"])), "seats"
     if err.code == "too_many_invites":
-        return _("More invitations than free seats: %(free)s seats are left for other players.",
-                 free=details.get("free_seats", 0)), "seats"
+        free = details.get("free_seats", 0)
+        return ngettext("More invitations than free seats: %(free)s seat is left for other players.",
+                        "More invitations than free seats: %(free)s seats are left for other players.",
+                        free if isinstance(free, int) else 2, free=free), "seats"
     if err.code == "invalid_invites" and "invalid" in details:
         return _("%(email)s is not an address you can invite.", email=details["invalid"]), "invites"
     if err.code == "invalid_invites" and "duplicate" in details:

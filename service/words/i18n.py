@@ -5,8 +5,12 @@ time zone.  Prompts, command names and events are told in :mod:`service.words.te
 English is the default and the language of the source strings; German and Russian are
 the languages of the rulebooks.  Catalogues are ordinary gettext catalogues:
 ``translations/<lang>/LC_MESSAGES/messages.po`` with the compiled ``.mo`` beside it
-(``pybabel extract -F babel.cfg -o translations/messages.pot .`` then ``pybabel update``
-and ``pybabel compile -d translations``; a test fails when a ``.mo`` is out of date).
+(``python -m tools.i18n_refresh`` extracts, updates and compiles them; a test fails when
+a ``.mo`` is out of date).
+
+A message with a number in it is said in the form the number asks for: ``ngettext`` where
+code says it, and :func:`NP_` (a :class:`Counted` message) where a table of messages holds
+it, so that "1 step" and "5 steps", "1 шаг" and "5 шагов" each read right.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from pathlib import Path
-from typing import Any, Callable, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Union
 
 from babel.dates import format_date
 from babel.support import NullTranslations, Translations
@@ -53,15 +58,61 @@ def translations(language: str) -> NullTranslations:
     return Translations.load(str(TRANSLATIONS_DIR), [language], domain="messages")
 
 
-def gettext(language: str, message: str, **params: Any) -> str:
-    """``message`` in ``language``, with ``%(name)s`` placeholders filled from ``params``."""
+@dataclass(frozen=True)
+class Counted:
+    """A message with a number in it, in English's singular and plural: said in the
+    reader's form for the number in its placeholder ``by`` (:func:`gettext`)."""
+
+    singular: str
+    plural: str
+    by: str
+
+    def placeholders(self) -> str:
+        """The text whose ``%(name)s`` placeholders the message fills (its plural's)."""
+        return self.plural
+
+
+def NP_(singular: str, plural: str, by: str) -> Counted:
+    """Marks a message with a number for extraction (``-k NP_:1,2``, as
+    ``tools.i18n_refresh`` extracts); it is translated where it is used."""
+    return Counted(singular, plural, by)
+
+
+def _whole(value: Any) -> Optional[int]:
+    """``value`` as a whole number (an ``int``, or the digits of one); ``None`` otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def gettext(language: str, message: Union[str, Counted], **params: Any) -> str:
+    """``message`` in ``language``, with ``%(name)s`` placeholders filled from ``params``;
+    a :class:`Counted` message in the form its number takes (the plural where its
+    placeholder holds no whole number)."""
+    if isinstance(message, Counted):
+        n = _whole(params.get(message.by))
+        # (no number to choose by: the form of 5, which is the plural in every language here)
+        text = translations(language).ngettext(message.singular, message.plural, 5 if n is None else n)
+        return text % params if params else text
     text = translations(language).gettext(message)
     return text % params if params else text
 
 
 def ngettext(language: str, singular: str, plural: str, n: int, **params: Any) -> str:
+    """``singular`` or ``plural`` in ``language``'s form for ``n``, with ``%(num)s`` the
+    number and the other placeholders filled from ``params``."""
     text = translations(language).ngettext(singular, plural, n)
     return text % {"num": n, **params}
+
+
+def counter(language: str) -> Callable[..., str]:
+    """A ``ngettext(singular, plural, n, **params)`` bound to ``language``, for code that
+    renders text (named so where it is called, that extraction finds its messages)."""
+    return functools.partial(ngettext, language_or_default(language))
 
 
 def translator(language: str) -> Callable[..., str]:

@@ -433,3 +433,25 @@ def test_a_fight_of_the_spartacus_game_is_drawn_the_same_way(app):
     assert len(drawing["moves"]) == len(moves)
     assert all(f"decision={turn.id}" in m["url"].replace("%3A", ":") for m in drawing["moves"])
     assert not other["moves"] and not other["actions"]
+
+
+@pytest.mark.parametrize("lang,power,words", [
+    ("en", {"kind": "reroll", "roll": "attack", "dice": 1, "uses": "once_per_fight"},
+     "Reroll up to 1 attack die, once per fight"),
+    ("en", {"kind": "reroll", "roll": "defence", "dice": 2, "uses": "every_roll"},
+     "Reroll up to 2 defence dice, on every roll"),
+    ("ru", {"kind": "reroll", "roll": "attack", "dice": 1}, "Перебросить до 1 кубика Атаки"),
+    ("ru", {"kind": "reroll", "roll": "attack", "dice": 3}, "Перебросить до 3 кубиков Атаки"),
+    ("en", {"kind": "range", "hexes": 1}, "Normal attacks reach 1 hex"),
+    ("en", {"kind": "range", "hexes": 2}, "Normal attacks reach 2 hexes"),
+    ("de", {"kind": "range", "hexes": 1}, "Normale Angriffe reichen 1 Hexfeld weit"),
+    ("ru", {"kind": "range", "hexes": 2}, "Обычная Атака достаёт на 2 клетки"),
+    ("en", {"kind": "extra_wound", "count": 1}, "1 extra wound"),
+    ("de", {"kind": "ignore_wound", "count": 2}, "2 Wunden ignorieren"),
+    ("ru", {"kind": "counter_wound", "count": 5}, "Атакующий получает 5 Ран"),
+])
+def test_a_power_says_its_numbers_in_the_readers_grammar(lang, power, words):
+    from service.web.boards import spartacus_arena as board
+    from service.words import i18n
+
+    assert board._power_text(power, i18n.translator(lang)) == words

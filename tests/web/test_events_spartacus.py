@@ -127,10 +127,13 @@ def test_every_sentence_has_its_translations():
                  for s in row]
     sentences += list(spartacus_terms.PHASES.values()) + [spartacus_arena.SIDE]
     for sentence in sentences:
-        for lang in ("de", "ru"):
-            words = i18n.translator(lang)(sentence)
-            assert words != sentence or sentence in ("Arena",), (lang, sentence)
-            assert sorted(re.findall(r"%\((\w+)\)s", words)) == sorted(re.findall(r"%\((\w+)\)s", sentence))
+        # a sentence with a number: each of its forms (the forms of 1, 2 and 5)
+        forms = [(sentence.plural, i18n.translations(lang).ngettext(sentence.singular, sentence.plural, n), lang)
+                 for lang in ("de", "ru") for n in (1, 2, 5)] if isinstance(sentence, i18n.Counted) \
+            else [(sentence, i18n.translator(lang)(sentence), lang) for lang in ("de", "ru")]
+        for english, words, lang in forms:
+            assert words not in (english, getattr(sentence, "singular", None)) or english in ("Arena",), (lang, sentence)
+            assert sorted(re.findall(r"%\((\w+)\)s", words)) == sorted(re.findall(r"%\((\w+)\)s", english))
 
 
 def test_an_event_type_the_engine_emits_has_a_sentence():
@@ -179,3 +182,24 @@ def test_one_event_saying_what_two_did_is_told_as_one_sentence(game, event, engl
         assert text and "%(" not in text and text != terms.describe_event(game, plain, lang, NAMES)
         if lang != "en":
             assert text != english
+
+
+@pytest.mark.parametrize("lang,event,words", [
+    ("en", {"type": "AttackResolved", "data": {"attacker": 0, "hits": 1}}, "The attack of Fighter 1 scored 1 hit."),
+    ("en", {"type": "AttackResolved", "data": {"attacker": 0, "hits": 3}}, "The attack of Fighter 1 scored 3 hits."),
+    ("ru", {"type": "AttackResolved", "data": {"attacker": 0, "hits": 21}}, "Атака (Боец 1): 21 попадание."),
+    ("ru", {"type": "AttackResolved", "data": {"attacker": 0, "hits": 3}}, "Атака (Боец 1): 3 попадания."),
+    ("ru", {"type": "AttackResolved", "data": {"attacker": 0, "hits": 5}}, "Атака (Боец 1): 5 попаданий."),
+    ("en", {"type": "WoundsTaken", "data": {"side": 1, "count": 1}}, "Fighter 2 lost 1 die to wounds."),
+    ("en", {"type": "WoundsTaken", "data": {"side": 1, "count": 2}}, "Fighter 2 lost 2 dice to wounds."),
+    ("ru", {"type": "WoundsTaken", "data": {"side": 1, "count": 1}}, "Боец 2 теряет из-за Ран 1 кубик."),
+])
+def test_a_fights_numbers_are_told_in_the_readers_grammar(lang, event, words):
+    assert telling.describe_event(lang, event, NAMES, "UTC", "spartacus_arena") == words
+
+
+def test_a_counted_sentence_without_a_whole_number_takes_the_plural():
+    sentence = i18n.NP_("%(n)s die", "%(n)s dice", "n")
+    assert i18n.gettext("en", sentence, n="1") == "1 die"
+    assert i18n.gettext("en", sentence, n="?") == "? dice"
+    assert i18n.gettext("en", sentence, n=True) == "True dice"

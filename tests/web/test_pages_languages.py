@@ -88,6 +88,29 @@ def test_the_clock_counts_missed_deadlines_in_the_readers_grammar(app, web_sessi
     assert html.escape(words) in page.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("language, hours, words", [
+    ("en", 1, ["1 hour per decision.", "1 hour per window answer (react, guard or pass)"]),
+    ("en", 24, ["24 hours per decision.", "24 hours per window answer (react, guard or pass)"]),
+    ("de", 1, ["1 Stunde pro Entscheidung.", "1 Stunde pro Antwort im Reaktionsfenster"]),
+    ("de", 48, ["48 Stunden pro Entscheidung.", "48 Stunden pro Antwort im Reaktionsfenster"]),
+])
+def test_the_clock_counts_its_hours_in_the_readers_grammar(app, web_sessions, web_config, language, hours, words):
+    with web_sessions() as s:
+        _demo, game = demo.create_demo_game(s, web_config)
+        user(s, demo.DEMO_EMAIL, timezone="UTC", language=language)
+        clock = s.get(GameClock, game.id) or GameClock(game_id=game.id)  # (a game without a row of its own)
+        s.add(clock)
+        game.clock_hours = clock.window_hours = hours
+        s.commit()
+        game_id = game.id
+    client = app.test_client()
+    sign_in_with(app, client, demo.DEMO_EMAIL)
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200
+    for sentence in words:
+        assert html.escape(sentence) in page.get_data(as_text=True)
+
+
 def _steps(language: str, n: int) -> str:
     """The sentence for a step the game lacks, by each language's own plural rule."""
     if language == "en":

@@ -210,3 +210,24 @@ def test_while_a_bot_thinks_in_the_worker_the_page_says_so_and_reloads_itself(ap
     bot_turns.play(web_sessions, web_config, game_id)
     answered = bob.get(answer.headers["Location"]).get_data(as_text=True)
     assert 'http-equiv="refresh"' not in answered and 'id="bots-thinking"' not in answered
+
+
+@pytest.mark.parametrize("lang,code,details,words", [
+    ("en", "too_many_invites", {"free_seats": 1}, "More invitations than free seats: 1 seat is left for other players."),
+    ("en", "too_many_invites", {"free_seats": 2}, "More invitations than free seats: 2 seats are left for other players."),
+    ("de", "too_many_invites", {"free_seats": 1},
+     "Mehr Einladungen als freie Plätze: für andere ist noch 1 Platz übrig."),
+    ("en", None, {"field": "seats", "allowed": [1]}, "This game is played by 1 player with these options."),
+    ("en", None, {"field": "seats", "allowed": [2]}, "This game is played by 2 players with these options."),
+    ("de", None, {"field": "seats", "allowed": [1]}, "Mit diesen Optionen spielt 1 Person dieses Spiel."),
+    ("de", None, {"field": "seats", "allowed": [1, 2, 3]}, "Mit diesen Optionen spielen 1, 2, 3 Personen dieses Spiel."),
+])
+def test_a_refusal_counts_seats_and_players_in_the_readers_grammar(app, lang, code, details, words):
+    from flask import g
+
+    from service.plumbing.errors import InvalidInput
+    from service.web import setup_form
+
+    with app.test_request_context("/games/new"):
+        g.capua_locale = lang
+        assert setup_form.explain(InvalidInput("refused", code=code, details=details))[0] == words

@@ -197,7 +197,7 @@ def test_pax_solo():
                            "stronger_than_rome": ["fleet"]}]}
     panel = terms.outcome("pax", {"winners": [], "ranking": [0], "scores": {"0": 1}, "detail": detail}, "en", NAMES)
     assert panel["lines"][1:] == [
-        "Rome won the solo game (level 2): Ann (seat 1) was stronger in only 1 categories, 4 were needed.",
+        "Rome won the solo game (level 2): Ann (seat 1) was stronger in only 1 category, 4 were needed.",
         "All 7 categories had to be laid; Ann (seat 1) laid 2."]
     assert panel["table"]["rows"] == [{"seat": 0, "cells": ["Ann (seat 1)", "2", "Fleet"]}]
 
@@ -267,3 +267,32 @@ def test_an_unknown_detail_falls_back_to_the_generic_panel():
         assert terms.outcome(game, {"winners": [0], "detail": {"something": 1}}, "en", NAMES) is None
         assert terms.outcome(game, {"winners": [0], "detail": None}, "en", NAMES) is None
     assert terms.outcome("no_such_game", {"detail": {}}, "en", NAMES) is None
+
+
+@pytest.mark.parametrize("lang,points,words", [
+    ("en", 1, "Cy (seat 3) won with 1 victory point."),
+    ("en", 2, "Cy (seat 3) won with 2 victory points."),
+    ("de", 1, "Cy (seat 3) hat mit 1 Siegpunkt gewonnen."),
+    ("de", 2, "Cy (seat 3) hat mit 2 Siegpunkten gewonnen."),
+    ("ru", 1, "Победа: Cy (seat 3), победных очков: 1."),
+])
+def test_a_winners_points_are_counted_in_the_readers_grammar(lang, points, words):
+    result = {"winners": [2], "ranking": [2, 0], "detail": {
+        "tiebreak": {"0": [0, 0, 0], "2": [points, 0, 0]}, "tiebreak_order": ["vp", "provinces", "arena_cost_in_hand"]}}
+    assert terms.outcome("rom", result, lang, NAMES)["lines"][0] == words
+
+
+@pytest.mark.parametrize("lang,holds,words", [
+    ("en", ["fleet"], "The players beat Rome: it is at least as strong as every player in only 1 category, so the "
+                      "most points win."),
+    ("en", [], "The players beat Rome: it is at least as strong as every player in only 0 categories, so the most "
+               "points win."),
+    ("de", ["fleet"], "Die Spieler haben Rom geschlagen: Rom ist nur in 1 Kategorie mindestens so stark wie jeder "
+                      "Spieler, also gewinnen die meisten Punkte."),
+])
+def test_the_categories_rome_holds_are_counted_in_the_readers_grammar(lang, holds, words):
+    detail = {"rome_won": False, "reason": "deck_exhausted", "rome": {"holds": holds},
+              "players": [_pax_player(0, (2, 0, 0, 0, 4), 1)]}
+    lines = terms.outcome("pax", {"winners": [0], "ranking": [0], "detail": detail}, lang, NAMES)["lines"]
+    assert lines[1] == words
+    assert lines[2] == {"en": "Ann (seat 1) won with 1 point.", "de": "Ann (seat 1) hat mit 1 Punkt gewonnen."}[lang]

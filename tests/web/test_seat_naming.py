@@ -60,14 +60,17 @@ def test_a_seat_without_a_name_is_named_by_its_letter():
         == "Seat B asks for your support for a scheme. Your answer is binding."
 
 
-@pytest.mark.parametrize("language, expected", [
-    ("en", "Fighter 2 moved to hex (1, -2) (2 steps)."),
-    ("de", "Kämpfer 2 ist auf das Feld (1, -2) gezogen (Schritte: 2)."),
-    ("ru", "Боец 2 перемещается на гекс (1, -2) (шагов: 2)."),
+@pytest.mark.parametrize("language, path, expected", [
+    ("en", [[1, -1], [1, -2]], "Fighter 2 moved to hex (1, -2) (2 steps)."),
+    ("de", [[1, -1], [1, -2]], "Kämpfer 2 ist auf das Feld (1, -2) gezogen (2 Schritte)."),
+    ("ru", [[1, -1], [1, -2]], "Боец 2 перемещается на гекс (1, -2) (2 шага)."),
+    ("en", [[1, -2]], "Fighter 2 moved to hex (1, -2) (1 step)."),
+    ("de", [[1, -2]], "Kämpfer 2 ist auf das Feld (1, -2) gezogen (1 Schritt)."),
+    ("ru", [[1, -2]], "Боец 2 перемещается на гекс (1, -2) (1 шаг)."),
 ])
-def test_a_move_in_the_arena_says_who_went_where_and_how_far(language, expected):
+def test_a_move_in_the_arena_says_who_went_where_and_how_far(language, path, expected):
     event = {"type": "FighterMoved", "data": {"round": 1, "side": 1, "from": [0, 0], "to": [1, -2],
-                                              "path": [[1, -1], [1, -2]], "planned": False}}
+                                              "path": path, "planned": False}}
     assert telling.describe_event(language, event, NAMES, "UTC", "spartacus_arena") == expected
 
 

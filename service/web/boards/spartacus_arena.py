@@ -58,23 +58,28 @@ RESULT_KINDS = {"defeated": i18n.N_("defeated (yields)"), "injured": i18n.N_("in
 ROLL_PURPOSES = {"initiative": i18n.N_("Initiative roll"), "attack": i18n.N_("Attack roll")}
 USES = {"once_per_fight": i18n.N_("once per fight"), "every_roll": i18n.N_("on every roll"),
         "every_turn": i18n.N_("every turn"), "every_attack": i18n.N_("on every attack")}
-REROLLS = {"attack": i18n.N_("Reroll up to %(dice)s attack dice"),
-           "defence": i18n.N_("Reroll up to %(dice)s defence dice"),
-           "initiative": i18n.N_("Reroll up to %(dice)s initiative dice")}
+REROLLS = {"attack": i18n.NP_("Reroll up to %(dice)s attack die", "Reroll up to %(dice)s attack dice", "dice"),
+           "defence": i18n.NP_("Reroll up to %(dice)s defence die", "Reroll up to %(dice)s defence dice", "dice"),
+           "initiative": i18n.NP_("Reroll up to %(dice)s initiative die", "Reroll up to %(dice)s initiative dice",
+                                  "dice")}
 TRIGGERS = {"attack_doubles": i18n.N_("per pair of attack dice"),
             "attack_triples": i18n.N_("per triple of attack dice"),
             "defence_doubles": i18n.N_("per pair of defence dice"),
             "defence_triples": i18n.N_("per triple of defence dice")}
 POWERS = {
-    "extra_wound": i18n.N_("%(count)s extra wound(s)"),
-    "extra_wound.hit": i18n.N_("%(count)s extra wound(s) on an attack that wounds"),
-    "ignore_wound": i18n.N_("Ignore %(count)s wound(s)"),
-    "ignore_wound.min": i18n.N_("Ignore %(count)s wound(s) of an attack that deals %(min_wounds)s or more"),
-    "counter_wound": i18n.N_("The attacker takes %(count)s wound(s)"),
-    "range": i18n.N_("Normal attacks reach %(hexes)s hexes"),
-    "speed_attack": i18n.N_("Attack with the speed dice at up to %(range)s hexes"),
+    "extra_wound": i18n.NP_("%(count)s extra wound", "%(count)s extra wounds", "count"),
+    "extra_wound.hit": i18n.NP_("%(count)s extra wound on an attack that wounds",
+                                "%(count)s extra wounds on an attack that wounds", "count"),
+    "ignore_wound": i18n.NP_("Ignore %(count)s wound", "Ignore %(count)s wounds", "count"),
+    "ignore_wound.min": i18n.NP_("Ignore %(count)s wound of an attack that deals %(min_wounds)s or more",
+                                 "Ignore %(count)s wounds of an attack that deals %(min_wounds)s or more", "count"),
+    "counter_wound": i18n.NP_("The attacker takes %(count)s wound", "The attacker takes %(count)s wounds", "count"),
+    "range": i18n.NP_("Normal attacks reach %(hexes)s hex", "Normal attacks reach %(hexes)s hexes", "hexes"),
+    "speed_attack": i18n.NP_("Attack with the speed dice at up to %(range)s hex",
+                             "Attack with the speed dice at up to %(range)s hexes", "range"),
     "net": i18n.N_("Throw the net before the initiative roll to win the initiative"),
-    "initiative_bonus": i18n.N_("Rolls %(dice)s more speed dice for the initiative"),
+    "initiative_bonus": i18n.NP_("Rolls %(dice)s more speed die for the initiative",
+                                 "Rolls %(dice)s more speed dice for the initiative", "dice"),
     "wins_ties": i18n.N_("When attacking, tied dice wound"),
     "negate_ability": i18n.N_("The opponent's own ability has no effect"),
     "speed_defence": i18n.N_("Defends with the speed dice while having more of them"),
@@ -405,8 +410,9 @@ def _wounds(fight, fighters, names, mine, game_id, language, _) -> dict:
     for w in fight.get("wounds_due") or []:
         side = w.get("side")
         who = _label(names, side) if isinstance(side, int) and side < len(names) else "?"
-        key = i18n.N_("%(name)s loses %(count)s dice to fatigue") if w.get("reason") == "fatigue" \
-            else i18n.N_("%(name)s loses %(count)s dice to wounds")
+        key = i18n.NP_("%(name)s loses %(count)s die to fatigue", "%(name)s loses %(count)s dice to fatigue",
+                       "count") if w.get("reason") == "fatigue" \
+            else i18n.NP_("%(name)s loses %(count)s die to wounds", "%(name)s loses %(count)s dice to wounds", "count")
         owed.append(_(key, name=who, count=w.get("count")))
     choices = []
     decision = mine.get("allocate_wounds")
@@ -497,7 +503,9 @@ def _last_roll(fight, names, _) -> Optional[dict]:
         wounds = last.get("wounds") or [0, 0]
         if isinstance(attacker, int) and attacker < len(names) and len(names) == 2:
             sides = [sides[attacker], sides[1 - attacker]] if len(sides) == 2 else sides
-            summary = _("%(attacker)s attacked %(defender)s: %(dealt)s wound(s) dealt, %(back)s taken back",
+            summary = _(i18n.NP_("%(attacker)s attacked %(defender)s: %(dealt)s wound dealt, %(back)s taken back",
+                                 "%(attacker)s attacked %(defender)s: %(dealt)s wounds dealt, %(back)s taken back",
+                                 "dealt"),
                         attacker=_label(names, attacker), defender=_label(names, 1 - attacker),
                         dealt=wounds[1 - attacker], back=wounds[attacker])
         else:
@@ -566,7 +574,9 @@ def _result(fight, names, _) -> Optional[str]:
     if not (isinstance(winner, int) and isinstance(loser, int) and max(winner, loser) < len(names)):
         return None
     kind = str(result.get("kind") or "")
-    return _("%(winner)s won; %(loser)s is %(kind)s after %(rounds)s rounds", winner=_label(names, winner),
+    return _(i18n.NP_("%(winner)s won; %(loser)s is %(kind)s after %(rounds)s round",
+                      "%(winner)s won; %(loser)s is %(kind)s after %(rounds)s rounds", "rounds"),
+             winner=_label(names, winner),
              loser=_label(names, loser), kind=_(RESULT_KINDS[kind]) if kind in RESULT_KINDS else kind,
              rounds=result.get("rounds"))
 

@@ -15,7 +15,7 @@ import functools
 from typing import Any, Mapping, Optional
 
 from engine.pax.card_set import CATEGORIES, Card, LATIN_NAMES, load_card_set, second_copy
-from service.words.i18n import N_, ngettext, translator
+from service.words.i18n import N_, NP_, ngettext, translator
 from service.words.terms import seat_name, seats_of
 
 #: The categories as the German rulebook names them, with English and Russian beside.
@@ -103,8 +103,10 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
     players = [p for p in detail["players"] if isinstance(p, Mapping)]
     totals = {p.get("seat"): p.get("total") for p in players}
     if detail.get("rome_won"):
-        lines.append(_("Rome won: in %(count)s categories (%(categories)s) it has at least as many symbols as "
-                       "every player.", count=len(holds), categories=", ".join(holds)))
+        lines.append(_(NP_("Rome won: in %(count)s category (%(categories)s) it has at least as many symbols as "
+                           "every player.",
+                           "Rome won: in %(count)s categories (%(categories)s) it has at least as many symbols as "
+                           "every player.", "count"), count=len(holds), categories=", ".join(holds)))
         primus = detail.get("primus_conspiratus")
         if isinstance(primus, int):
             lines.append(_("%(name)s holds primus conspiratus and wins with Rome.",
@@ -112,15 +114,19 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
         else:
             lines.append(_("Nobody holds primus conspiratus, so no player wins with Rome."))
     else:
-        lines.append(_("The players beat Rome: it is at least as strong as every player in only %(count)s "
-                       "categories, so the most points win.", count=len(holds)))
+        lines.append(_(NP_("The players beat Rome: it is at least as strong as every player in only %(count)s "
+                           "category, so the most points win.",
+                           "The players beat Rome: it is at least as strong as every player in only %(count)s "
+                           "categories, so the most points win.", "count"), count=len(holds)))
         best = seats_of(result, "winners")
         points = totals.get(best[0]) if best else None
         if len(winners) > 1:
-            lines.append(_("%(names)s share the victory with %(points)s points.", names=", ".join(winners),
-                           points=points))
+            lines.append(_(NP_("%(names)s share the victory with %(points)s point.",
+                               "%(names)s share the victory with %(points)s points.", "points"),
+                           names=", ".join(winners), points=points))
         elif winners:
-            lines.append(_("%(name)s won with %(points)s points.", name=winners[0], points=points))
+            lines.append(_(NP_("%(name)s won with %(points)s point.", "%(name)s won with %(points)s points.", "points"),
+                           name=winners[0], points=points))
     if detail.get("rome_won"):
         lines.append(_("The points below did not count, since Rome won."))
     order = seats_of(result, "ranking")
@@ -148,11 +154,15 @@ def _solo_outcome(detail: Mapping[str, Any], language: str, seat_names: Mapping[
     laid = player.get("categories_laid") or []
     args = {"name": name, "level": detail.get("solo_level"), "count": len(stronger), "needed": detail.get("needed")}
     if detail.get("won"):
-        lines.append(_("%(name)s beat Rome in the solo game (level %(level)s): stronger in %(count)s categories, "
-                       "%(needed)s were needed.", **args))
+        lines.append(_(NP_("%(name)s beat Rome in the solo game (level %(level)s): stronger in %(count)s category, "
+                           "%(needed)s were needed.",
+                           "%(name)s beat Rome in the solo game (level %(level)s): stronger in %(count)s categories, "
+                           "%(needed)s were needed.", "count"), **args))
     else:
-        lines.append(_("Rome won the solo game (level %(level)s): %(name)s was stronger in only %(count)s "
-                       "categories, %(needed)s were needed.", **args))
+        lines.append(_(NP_("Rome won the solo game (level %(level)s): %(name)s was stronger in only %(count)s "
+                           "category, %(needed)s were needed.",
+                           "Rome won the solo game (level %(level)s): %(name)s was stronger in only %(count)s "
+                           "categories, %(needed)s were needed.", "count"), **args))
     if detail.get("all_categories_needed"):
         lines.append(_("All %(all)s categories had to be laid; %(name)s laid %(laid)s.", all=len(CATEGORIES),
                        name=name, laid=len(laid)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Iterable, Mapping, Optional
 
-from service.words.i18n import N_, language_or_default, translator
+from service.words.i18n import N_, NP_, language_or_default, translator
 from service.words.seat_marks import seat_style
 from service.words.terms import seat_name, seat_value, seats_of
 
@@ -409,10 +409,12 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
         points = keys[winners[0]][0]
         names = [seat_name(seat_names, s, language) for s in winners]
         if len(names) > 1:
-            lines.append(_("%(names)s share the victory with %(points)s victory points.", names=", ".join(names),
-                           points=points))
+            lines.append(_(NP_("%(names)s share the victory with %(points)s victory point.",
+                               "%(names)s share the victory with %(points)s victory points.", "points"),
+                           names=", ".join(names), points=points))
         else:
-            lines.append(_("%(name)s won with %(points)s victory points.", name=names[0], points=points))
+            lines.append(_(NP_("%(name)s won with %(points)s victory point.",
+                               "%(name)s won with %(points)s victory points.", "points"), name=names[0], points=points))
         runner_up = next((s for s in ranking if s not in winners), None)
         if len(winners) == 1 and runner_up is not None and keys[runner_up][0] == points:
             decided = next((i for i in range(1, len(order)) if keys[runner_up][i] != keys[winners[0]][i]), None)

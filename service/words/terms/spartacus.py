@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from service.words.i18n import N_, translator
+from service.words.i18n import N_, Counted, translator
 from service.words.terms import seat_name, seat_value, seats_of
 
 #: prompt_key -> sentence; ``%(name)s`` is filled from the decision's ``prompt_args``.
@@ -711,7 +711,8 @@ def tell(sentences: Any, params: Mapping[str, str], language: str) -> Optional[s
     import re
 
     for sentence in sentences:
-        if all(name in params for name in re.findall(r"%\((\w+)\)s", sentence)):
+        text = sentence.placeholders() if isinstance(sentence, Counted) else sentence
+        if all(name in params for name in re.findall(r"%\((\w+)\)s", text)):
             return translator(language)(sentence, **params)
     return None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from service.words import i18n, terms
-from service.words.i18n import N_
+from service.words.i18n import N_, NP_
 from service.words.terms import seat_name
 
 PROMPTS: dict[str, str] = {
@@ -162,7 +162,8 @@ def outcome(result: Mapping[str, Any], language: str, seat_names: Mapping[int, s
 # --------------------------------------------------------------------------- events
 
 #: fight event type (or ``type.variant``) -> sentences, the most detailed first: the first
-#: whose placeholders the event (as its reader sees it) can fill is told.
+#: whose placeholders the event (as its reader sees it) can fill is told (a sentence with a
+#: number in the form its number takes: :func:`service.words.i18n.NP_`).
 EVENTS: dict[str, tuple[str, ...]] = {
     'FightBegan': (N_('Fighter 1, %(a)s of %(seat_a)s, faces fighter 2, %(b)s of %(seat_b)s, in the arena.'),
                    N_('%(a)s faces %(b)s in the arena.'), N_('The fight began.'),),
@@ -181,13 +182,17 @@ EVENTS: dict[str, tuple[str, ...]] = {
     'OrderChosen.first': (N_('%(fighter)s chose to move first.'),),
     'OrderChosen.second': (N_('%(fighter)s chose to move second.'),),
     'OrderChosen': (N_('The order of the turns was chosen.'),),
-    'FighterMoved.ends_turn': (N_('%(fighter)s moved to hex %(hex)s (%(steps)s steps) and ended the turn.'),
+    'FighterMoved.ends_turn': (NP_('%(fighter)s moved to hex %(hex)s (%(steps)s step) and ended the turn.',
+                                   '%(fighter)s moved to hex %(hex)s (%(steps)s steps) and ended the turn.', 'steps'),
                                N_('%(fighter)s moved and ended the turn.'),),
-    'FighterMoved': (N_('%(fighter)s moved to hex %(hex)s (%(steps)s steps).'), N_('%(fighter)s moved.'),),
+    'FighterMoved': (NP_('%(fighter)s moved to hex %(hex)s (%(steps)s step).',
+                         '%(fighter)s moved to hex %(hex)s (%(steps)s steps).', 'steps'), N_('%(fighter)s moved.'),),
     'AttackDeclared': (N_('%(fighter)s attacks %(target)s.'), N_('%(fighter)s attacks.'),),
     'AttackRolled': (N_('The dice were rolled for the attack.'),),
-    'AttackResolved': (N_('The attack of %(fighter)s scored %(hits)s hits.'), N_('The attack was resolved.'),),
-    'WoundsTaken': (N_('%(fighter)s lost %(count)s dice to wounds.'), N_('%(fighter)s took wounds.'),),
+    'AttackResolved': (NP_('The attack of %(fighter)s scored %(hits)s hit.', 'The attack of %(fighter)s scored %(hits)s hits.',
+                           'hits'), N_('The attack was resolved.'),),
+    'WoundsTaken': (NP_('%(fighter)s lost %(count)s die to wounds.', '%(fighter)s lost %(count)s dice to wounds.', 'count'),
+                    N_('%(fighter)s took wounds.'),),
     'TurnEnded': (N_('%(fighter)s ended the turn.'),),
     'FatigueStruck': (N_('Fatigue struck the fighters.'),),
     'RoundEnded': (N_('Fight round %(round)s ended.'),),
