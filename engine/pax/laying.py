@@ -76,7 +76,7 @@ def lay_problems(state: PaxState, seat: int, cost: int) -> dict[str, Optional[Ru
 def _held_card_problem(state: PaxState, seat: int, card: Card, cost: int,
                        counts: Mapping[str, int]) -> Optional[RuleViolation]:
     if state.gold[seat] < cost:
-        return errors.NotEnoughAurei(f"laying this card costs {cost} aurei")
+        return errors.NotEnoughAurei(f"laying this card costs {cost} {'aureus' if cost == 1 else 'aurei'}")
     return limit_problem(counts, card)
 
 

@@ -197,7 +197,8 @@ def buy_problem(state: PaxState, seat: int, legion: object) -> Optional[RuleViol
         return errors.EmptyLegion(f"no cards lie under legion {ROMAN[legion - 1]}")
     price = buy_price(state, seat, legion)
     if state.gold[seat] < price:
-        return errors.NotEnoughAurei(f"the cards under legion {ROMAN[legion - 1]} cost {price} aurei")
+        return errors.NotEnoughAurei(f"the cards under legion {ROMAN[legion - 1]} cost {price} "
+                                      f"{'aureus' if price == 1 else 'aurei'}")
     return None
 
 

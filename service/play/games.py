@@ -128,7 +128,8 @@ def create_game(
     free = [s for s in range(seat_count) if s != creator_seat and s not in bots]
     if len(invited) > len(free):
         raise InvalidInput(
-            f"{len(invited)} invitations but only {len(free)} seats left for other players",
+            f"{len(invited)} invitations but only {len(free)} {'seat' if len(free) == 1 else 'seats'} left for "
+            "other players",
             code="too_many_invites",
             details={"field": "invites", "free_seats": len(free)},
         )

@@ -12,12 +12,18 @@ from typing import Callable
 from engine import registry
 
 
+def _count(n: int, one: str, more: str) -> str:
+    """``n`` with its English noun in the form ``n`` takes ("1 symbol", "2 symbols")."""
+    return f"{n} {one if n == 1 else more}"
+
+
 def _pax(set_name: str) -> list[dict]:
     from engine.pax.card_set import load_card_set
 
     return [
         {"deck": "property", "id": c.id, "name": c.name, "category": c.category, "symbols": c.symbols,
-         "price": c.price, "text": f"{c.category}, {c.symbols} symbol(s), {c.price} aurei"}
+         "price": c.price, "text": f"{c.category}, {_count(c.symbols, 'symbol', 'symbols')}, "
+                                   f"{_count(c.price, 'aureus', 'aurei')}"}
         for c in load_card_set(set_name).cards
     ]
 
