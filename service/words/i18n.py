@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 from babel.dates import format_date
@@ -107,12 +107,6 @@ def ngettext(language: str, singular: str, plural: str, n: int, **params: Any) -
     number and the other placeholders filled from ``params``."""
     text = translations(language).ngettext(singular, plural, n)
     return text % {"num": n, **params}
-
-
-def counter(language: str) -> Callable[..., str]:
-    """A ``ngettext(singular, plural, n, **params)`` bound to ``language``, for code that
-    renders text (named so where it is called, that extraction finds its messages)."""
-    return functools.partial(ngettext, language_or_default(language))
 
 
 def translator(language: str) -> Callable[..., str]:
