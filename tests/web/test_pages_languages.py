@@ -73,19 +73,10 @@ def test_the_game_pages_speak_the_players_language(app, web_sessions, web_config
 ])
 def test_the_clock_counts_missed_deadlines_in_the_readers_grammar(app, web_sessions, web_config, language, missed,
                                                                    stand_in, words):
-    with web_sessions() as s:
-        _demo, game = demo.create_demo_game(s, web_config)
-        user(s, demo.DEMO_EMAIL, timezone="UTC", language=language)
-        clock = s.get(GameClock, game.id) or GameClock(game_id=game.id)  # (a game without a row of its own)
-        s.add(clock)
+    def set_clock(game, clock):
         clock.bot_after_missed, clock.stand_in = missed, stand_in
-        s.commit()
-        game_id = game.id
-    client = app.test_client()
-    sign_in_with(app, client, demo.DEMO_EMAIL)
-    page = client.get(f"/games/{game_id}")
-    assert page.status_code == 200
-    assert html.escape(words) in page.get_data(as_text=True)
+
+    assert html.escape(words) in _demo_game_page(app, web_sessions, web_config, language, set_clock)
 
 
 @pytest.mark.parametrize("language, hours, words", [
@@ -95,20 +86,30 @@ def test_the_clock_counts_missed_deadlines_in_the_readers_grammar(app, web_sessi
     ("de", 48, ["48 Stunden pro Entscheidung.", "48 Stunden pro Antwort im Reaktionsfenster"]),
 ])
 def test_the_clock_counts_its_hours_in_the_readers_grammar(app, web_sessions, web_config, language, hours, words):
+    def set_clock(game, clock):
+        game.clock_hours = clock.window_hours = hours
+
+    page = _demo_game_page(app, web_sessions, web_config, language, set_clock)
+    for sentence in words:
+        assert html.escape(sentence) in page
+
+
+def _demo_game_page(app, web_sessions, web_config, language: str, set_clock) -> str:
+    """The demo game's page for its player reading ``language``, after ``set_clock(game,
+    clock)`` changed the game's clock."""
     with web_sessions() as s:
         _demo, game = demo.create_demo_game(s, web_config)
         user(s, demo.DEMO_EMAIL, timezone="UTC", language=language)
         clock = s.get(GameClock, game.id) or GameClock(game_id=game.id)  # (a game without a row of its own)
         s.add(clock)
-        game.clock_hours = clock.window_hours = hours
+        set_clock(game, clock)
         s.commit()
         game_id = game.id
     client = app.test_client()
     sign_in_with(app, client, demo.DEMO_EMAIL)
     page = client.get(f"/games/{game_id}")
     assert page.status_code == 200
-    for sentence in words:
-        assert html.escape(sentence) in page.get_data(as_text=True)
+    return page.get_data(as_text=True)
 
 
 def _steps(language: str, n: int) -> str:
