@@ -63,8 +63,8 @@ def missing(pot: Path) -> dict[str, list[str]]:
     for lang in LANGUAGES:
         with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
             catalog = read_po(f)
-        done = {_key(m) for m in catalog if m.id and m.string and (not isinstance(m.string, (tuple, list))
-                                                                    or all(m.string))}
+        done = {_key(m) for m in catalog if m.id and m.string and not m.fuzzy
+                and (not isinstance(m.string, (tuple, list)) or all(m.string))}
         out[lang] = [_key(m) for m in template if m.id and _key(m) not in done
                      and not handed_over.get(_key(m), {}).get(lang)]
     return out
@@ -90,6 +90,8 @@ def refresh() -> None:
             given = handed_over.get(_key(message), {}).get(lang) if message.id else None
             if given:
                 message.string = tuple(given) if isinstance(message.id, (tuple, list)) else given
+                # (an update marks a message fuzzy when it gains a plural; a fuzzy one is not compiled)
+                message.flags.discard("fuzzy")
         buffer = io.BytesIO()
         write_po(buffer, catalog, width=76)
         # an unchanged catalogue keeps its date, so a refresh with nothing new changes no file

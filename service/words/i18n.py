@@ -67,10 +67,6 @@ class Counted:
     plural: str
     by: str
 
-    def placeholders(self) -> str:
-        """The text whose ``%(name)s`` placeholders the message fills (its plural's)."""
-        return self.plural
-
 
 def NP_(singular: str, plural: str, by: str) -> Counted:
     """Marks a message with a number for extraction (``-k NP_:1,2``, as

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Union
 
 from service.words import terms
-from service.words.i18n import (DEFAULT_LANGUAGE, N_, format_moment, gettext, language_or_default, ngettext,
-                                 translator)
+from service.words.i18n import (DEFAULT_LANGUAGE, N_, NP_, Counted, format_moment, gettext, language_or_default,
+                                 ngettext, translator)
 from service.words.seat_marks import seat_letter
 
 
@@ -204,23 +204,19 @@ def _plain(value: Any) -> Any:
 # --------------------------------------------------------------------------- events
 
 
-#: service event type -> sentence; ``%(player)s`` is the seat's player, ``%(by)s`` the creator.
-SERVICE_EVENTS: dict[str, str] = {
+#: service event type -> sentence; ``%(player)s`` is the seat's player, ``%(by)s`` the creator;
+#: a sentence with a number in the form its number takes (:func:`service.words.i18n.NP_`).
+SERVICE_EVENTS: dict[str, Union[str, Counted]] = {
     "capua.GamePaused": N_("%(by)s paused the game: no deadline runs until it is resumed."),
     "capua.GameResumed": N_("%(by)s resumed the game; the deadlines run again."),
-    "capua.DeadlineExtended": N_("%(by)s extended the deadline by %(hours)s hours."),
+    "capua.DeadlineExtended": NP_("%(by)s extended the deadline by one hour.",
+                                  "%(by)s extended the deadline by %(hours)s hours.", "hours"),
     "capua.DeadlineMissed": N_("%(player)s let a deadline pass; Capua played the default answer."),
-    "capua.BotTookOver": N_("%(player)s missed %(missed)s deadlines in a row: the bot plays the seat until "
-                            "they act again."),
+    "capua.BotTookOver": NP_("%(player)s missed a deadline: the bot plays the seat until they act again.",
+                             "%(player)s missed %(missed)s deadlines in a row: the bot plays the seat until "
+                             "they act again.", "missed"),
     "capua.PlayerReturned": N_("%(player)s is back and plays their seat again."),
     "capua.VacationDaySpent": N_("%(player)s is on vacation: their deadline moved to %(until)s."),
-}
-
-#: service event type -> (the count in its data, the sentence for a count of one): the
-#: sentences of :data:`SERVICE_EVENTS` with a number say it in the plural.
-SERVICE_EVENTS_OF_ONE: dict[str, tuple[str, str]] = {
-    "capua.DeadlineExtended": ("hours", N_("%(by)s extended the deadline by one hour.")),
-    "capua.BotTookOver": ("missed", N_("%(player)s missed a deadline: the bot plays the seat until they act again.")),
 }
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
@@ -246,9 +242,7 @@ def describe_event(language: str, event: Mapping[str, Any], seat_names: Mapping[
                 until = format_moment(dt.datetime.fromisoformat(until), language, tz_name)
             except ValueError:
                 pass
-        of_one = SERVICE_EVENTS_OF_ONE.get(etype)
-        sentence = of_one[1] if of_one and data.get(of_one[0]) == 1 else SERVICE_EVENTS[etype]
-        return _(sentence, player=name_of(data.get("seat")), by=name_of(data.get("by_seat")),
+        return _(SERVICE_EVENTS[etype], player=name_of(data.get("seat")), by=name_of(data.get("by_seat")),
                  hours=data.get("hours", ""), missed=data.get("missed", ""), until=until or "")
     told = terms.describe_event(game, event, language, seat_names)
     if told:

@@ -711,7 +711,7 @@ def tell(sentences: Any, params: Mapping[str, str], language: str) -> Optional[s
     import re
 
     for sentence in sentences:
-        text = sentence.placeholders() if isinstance(sentence, Counted) else sentence
+        text = sentence.plural if isinstance(sentence, Counted) else sentence  # (the plural fills them all)
         if all(name in params for name in re.findall(r"%\((\w+)\)s", text)):
             return translator(language)(sentence, **params)
     return None
