@@ -32,3 +32,20 @@ def fight_types(events):
     from engine.spartacus.arena.events import is_fight_event
 
     return {e.type for e in events if is_fight_event(e)}
+
+
+def test_a_speed_attack_is_told_from_one_hex_or_from_hexes():
+    from engine.core.types import Event
+    from engine.spartacus.arena.summary import summarize
+
+    def told(distance):
+        began = Event("FightBegan", {"sides": [
+            {"name": "Crixus", "attack": 3, "defence": 3, "speed": 3,
+             "equipment": [{"card": "javelin", "name": "Javelin"}]},
+            {"name": "Varro", "attack": 2, "defence": 3, "speed": 2, "equipment": []}]})
+        declared = Event("AttackDeclared", {"side": 0, "style": "speed", "source": "javelin",
+                                            "distance": distance, "round": 1})
+        return summarize([began, declared])
+
+    assert "with the Javelin from 1 hex in round 1" in told(1)
+    assert "with the Javelin from 3 hexes in round 1" in told(3)

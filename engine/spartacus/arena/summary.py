@@ -67,8 +67,9 @@ def summarize(events: Iterable[Event]) -> str:
             attacks[data["side"]] += 1
             if data["style"] == "speed":
                 weapon = card_names.get(data["source"], data["source"])
+                hexes = "hex" if data["distance"] == 1 else "hexes"
                 moments.append(f"{names[data['side']]} made a speed attack with the {weapon} "
-                               f"from {data['distance']} hexes in round {data['round']}")
+                               f"from {data['distance']} {hexes} in round {data['round']}")
         elif kind == "AttackResolved":
             attacker, defender = data["attacker"], data["defender"]
             for use in data["powers"]:
