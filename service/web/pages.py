@@ -33,6 +33,7 @@ from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
 from engine import registry
+from engine.pax import interrupt as pax_interrupt
 from service.identity import auth
 from service.notify import action_links, talk
 from service.play import absence, deadlines, game_clock, games, presets, standing_orders
@@ -421,7 +422,20 @@ def _clock_panel(s, game_id: str, user) -> Optional[dict]:
         "seats": list(range(game.seat_count)),
         "max_hours": game_clock.MAX_CLOCK_HOURS,
         "bot_plays_me": game.status == "running" and my_seat is not None and my_seat.bot_since is not None,
+        "windows": _windows_of(game),
     }
+
+
+def _windows_of(game: Game) -> Optional[str]:
+    """The answer windows ``game`` can open, which run on the clock's time per window
+    answer: ``"reactions"`` (Spartacus: react, use a guard or pass), ``"senators"`` (PAX
+    with two copies of the game: lay a card after a senator, or pass), or ``None`` (the
+    game has none, and the clock panel does not speak of them)."""
+    if game.game_type == "spartacus":
+        return "reactions"
+    if game.game_type == "pax" and game.seat_count >= pax_interrupt.MIN_SEATS:
+        return "senators"
+    return None
 
 
 def _form_seat(value: str) -> int:

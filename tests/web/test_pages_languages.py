@@ -89,16 +89,49 @@ def test_the_clock_counts_its_hours_in_the_readers_grammar(app, web_sessions, we
     def set_clock(game, clock):
         game.clock_hours = clock.window_hours = hours
 
-    page = _demo_game_page(app, web_sessions, web_config, language, set_clock)
+    page = _demo_game_page(app, web_sessions, web_config, language, set_clock, game_type="spartacus", seats=3)
     for sentence in words:
         assert html.escape(sentence) in page
 
 
-def _demo_game_page(app, web_sessions, web_config, language: str, set_clock) -> str:
-    """The demo game's page for its player reading ``language``, after ``set_clock(game,
-    clock)`` changed the game's clock."""
+@pytest.mark.parametrize("game_type, seats, language, words", [
+    ("pax", 5, "en", "3 hours per answer in a senator's window (lay a card for one aureus, or pass)"),
+    ("pax", 6, "de", "3 Stunden pro Antwort im Fenster nach einem Senator"),
+    ("pax", 8, "ru", "3 ч на ответ в окне после сенатора"),
+    ("spartacus", 4, "ru", "3 ч на ответ в окне реакций (реакция, стражник или пас)"),
+    ("pax", 4, "en", None),
+    ("pax", 2, "de", None),
+    ("rom", 3, "ru", None),
+    ("spartacus_arena", 2, "en", None),
+])
+def test_the_clock_speaks_of_the_windows_the_game_can_open(app, web_sessions, web_config, game_type, seats,
+                                                           language, words):
+    """Spartacus opens reaction windows, PAX for 5-8 players a window after each senator laid
+    ("all the other players may, in turn clockwise, lay one of their property cards from hand
+    for a fixed price of one aureus"); a game that opens none has no window sentence."""
+    def set_clock(game, clock):
+        clock.window_hours = 3
+
+    page = _demo_game_page(app, web_sessions, web_config, language, set_clock, game_type=game_type, seats=seats)
+    window_words = {"en": ["per window answer", "senator's window"], "de": ["Reaktionsfenster", "nach einem Senator"],
+                    "ru": ["в окне реакций", "после сенатора"]}[language]
+    if words is None:
+        assert not any(w in page for w in window_words)
+    else:
+        assert words in page
+
+
+def _demo_game_page(app, web_sessions, web_config, language: str, set_clock, *, game_type: str = "pax",
+                    seats: int = 4) -> str:
+    """The page of a running game (the demo game, or ``game_type`` for ``seats`` with the
+    demo player in seat 0 and bots in the others) for that player reading ``language``,
+    after ``set_clock(game, clock)`` changed the game's clock."""
     with web_sessions() as s:
-        _demo, game = demo.create_demo_game(s, web_config)
+        if game_type == "pax" and seats == 4:
+            _demo, game = demo.create_demo_game(s, web_config)
+        else:
+            game = games.create_game(s, web_config, creator=demo.demo_user(s), game_type=game_type, options={},
+                                     seats=seats, bot_seats=list(range(1, seats)), creator_seat=0)
         user(s, demo.DEMO_EMAIL, timezone="UTC", language=language)
         clock = s.get(GameClock, game.id) or GameClock(game_id=game.id)  # (a game without a row of its own)
         s.add(clock)
