@@ -38,7 +38,9 @@ class ClockSchema(Schema):
     version = fields.Integer(required=True)
     hours = fields.Integer(required=True, metadata={"description": "Time per decision."})
     window_hours = fields.Integer(required=True, metadata={
-        "description": "Time per window answer (react, use a guard, pass): reaction windows run on this clock."})
+        "description": "Time per window answer: Spartacus's reaction windows (react, use a guard, pass) and "
+                       "PAX's senator window for 5-8 players (lay a card for one aureus, or pass) run on "
+                       "this clock; a game without windows keeps it unused."})
     time_of_day = fields.String(allow_none=True, required=True,
                                 metadata={"description": "Deadlines fall at this time (HH:MM) in `timezone`."})
     timezone = fields.String(required=True)
