@@ -195,6 +195,9 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
                               "with the game's link.", email=payload.get("declined_by", ""),
                               n=seat_letter(payload.get("declined_seat", 0))))
 
+    for (gid, n), s in seats.items():
+        if gid == game.id and s.is_bot:
+            names[n] = _("Bot %(n)s", n=seat_letter(n))  # the reader's word, not the payload's English
     asked = []
     on_page = {n for (gid, n), s in seats.items() if gid == game.id and s.user_id == user.id
                and s.on_page_at is not None and now - _aware(s.on_page_at) < ON_PAGE}

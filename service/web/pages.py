@@ -543,8 +543,8 @@ def _seat_names(view: Mapping[str, Any]) -> dict[int, str]:
     for seat in view.get("seats") or []:
         if isinstance(seat, Mapping) and isinstance(seat.get("seat"), int):
             n = seat["seat"]
-            if seat.get("is_bot") and seat.get("name"):
-                out[n] = seat["name"]  # a bot is named by its letter already (``Bot B``)
+            if seat.get("is_bot"):
+                out[n] = _("Bot %(n)s", n=seat_letter(n))  # (the view's name is the API's English ``Bot B``)
             elif seat.get("name") == f"Player {seat_letter(n)}":
                 out[n] = _("Seat %(n)s", n=seat_letter(n))  # a player without a name: the seat, in words
             else:

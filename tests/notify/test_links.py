@@ -247,3 +247,28 @@ def test_a_used_link_tells_a_signed_in_player_it_did_its_work(app, sessions, cfg
     assert f'href="/games/{game_id}"' in again.data.decode()
     stranger = app.test_client().get(path_of(url, cfg))
     assert "This link does not work" in stranger.data.decode(), "a visitor who is not signed in learns nothing more"
+
+
+@pytest.mark.parametrize("lang, bot, english", [("ru", "Бот B", "Bot B"), ("de", "Bot B", None)])
+def test_mail_names_a_bot_in_the_players_language(app, sessions, cfg, smtp_sink, lang, bot, english):
+    """A bot's seat is named in the reader's words, however the notification's payload
+    (made once for every reader) spelled it."""
+    from service.identity import settings
+    from service.play import games
+    from service.plumbing.db import User
+
+    game_id, users = new_game(sessions, cfg, players=("ann",), bots=("b",), game_type="pax")
+    with sessions() as s:
+        settings.update_preferences(s, s.get(User, users["ann"]), {"language": lang})
+        ann = s.get(User, users["ann"])
+        decision = games.decisions_for(s, game_id, ann)[0]
+        option = decision["options"][0] if decision.get("options") else decision["default"]
+        games.submit_command(s, cfg, game_id, ann, command_type=option["type"], args=option["args"],
+                             expected_version=None)
+        s.commit()
+    pump(sessions, cfg)
+    text = "".join(m.get_body(preferencelist=("plain",)).get_content()
+                   for m in smtp_sink.received() if m["To"] == "ann@example.org")
+    assert bot in text
+    if english:
+        assert english not in text

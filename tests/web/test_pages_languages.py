@@ -166,3 +166,14 @@ def test_a_step_the_game_does_not_have_is_told_in_the_readers_grammar(app, web_s
     sign_in_with(app, client, demo.DEMO_EMAIL)
     text = client.get(f"/games/{game_id}/history?at=999").get_data(as_text=True)
     assert html.escape(_steps(language, version)) in text
+
+
+@pytest.mark.parametrize("language, bots, english", [("ru", ["Бот B", "Бот C", "Бот D"], True),
+                                                     ("de", ["Bot B", "Bot C", "Bot D"], False),
+                                                     ("en", ["Bot B", "Bot C", "Bot D"], False)])
+def test_the_game_page_names_bots_in_the_readers_words(app, web_sessions, web_config, language, bots, english):
+    """The view's seat names are the API's English ("Bot B"); the page says the reader's."""
+    page = _demo_game_page(app, web_sessions, web_config, language, lambda game, clock: None)
+    assert all(bot in page for bot in bots)
+    if english:
+        assert not any(f"Bot {letter}" in page for letter in "BCD")

@@ -111,7 +111,9 @@ def test_the_panel_tells_the_end_to_a_player_and_a_spectator(app, web_sessions, 
     outcome, names = stored_outcome(web_sessions, game_id)
     # a player without a display name is named on the page by the seat's letter, in words
     seat_words = {"en": "Seat", "de": "Platz", "ru": "Место"}[language]
-    names = {seat: re.sub(r"^Player ([A-Z])$", rf"{seat_words} \1", name) for seat, name in names.items()}
+    bot_word = {"en": "Bot", "de": "Bot", "ru": "Бот"}[language]  # (and a bot by the reader's word for one)
+    names = {seat: re.sub(r"^Bot ([A-Z])$", rf"{bot_word} \1", re.sub(r"^Player ([A-Z])$", rf"{seat_words} \1", name))
+             for seat, name in names.items()}
     for address in (ANN, EVE):
         page = signed_in(app, web_sessions, address, language).get(f"/games/{game_id}").data.decode()
         panel = panel_of(page)

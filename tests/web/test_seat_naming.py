@@ -95,5 +95,6 @@ def test_a_spartacus_page_names_every_player_by_name_and_letter(app, client, web
     history = read_text(client.get(f"/games/{game_id}/history").data)
     for text in (page, history):
         assert not _COUNTED_SEAT.search(text), _COUNTED_SEAT.search(text).group(0)
-    assert "Bot B" in page and "Bot C" in page
+    bot = {"en": "Bot", "de": "Bot", "ru": "Бот"}[language]
+    assert f"{bot} B" in page and f"{bot} C" in page
     assert re.search(r"\bA\b", page) and "ann" in page
