@@ -6,7 +6,7 @@ address was throttled: the endpoint must not tell a stranger who has an account.
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, request
 
 from service.api.blueprint import ApiBlueprint
 from service.api.schemas import MagicLinkRequestSchema, MessageSchema
@@ -14,6 +14,7 @@ from service.identity import auth
 from service.plumbing import mail
 from service.plumbing.database import config, session
 from service.plumbing.idempotency import after_commit
+from service.words import i18n
 
 blp = ApiBlueprint("sign-in", __name__, url_prefix="/auth", public=True,
                    description="Sign-in links for people; API clients use tokens.")
@@ -32,7 +33,8 @@ def request_magic_link(args):
     site; it expires and works once.
     """
     next_url = auth.safe_next_url(args["next"]) or "/"
-    message = auth.send_magic_link(session(), config(), args["email"], next_url)
+    message = auth.send_magic_link(session(), config(), args["email"], next_url,
+                                   language=request.accept_languages.best_match(i18n.LANGUAGES))
     if message is not None:
         message_id = message.id
         after_commit(lambda: mail.notify_mail_committed(current_app, [message_id]))

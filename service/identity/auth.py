@@ -53,7 +53,7 @@ from flask import (
     url_for,
 )
 from flask.sessions import SecureCookieSessionInterface
-from flask_babel import gettext as _
+from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
 from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import Select, bindparam, func, select, update
@@ -68,6 +68,7 @@ from service.plumbing.db import ApiToken, MailMessage, UsedLink, User, utcnow
 from service.plumbing.rows import hold
 from service.plumbing.errors import Forbidden, InvalidInput, NotFound, ServiceError, Unauthorized
 from service.plumbing.http_errors import error_response
+from service.words import i18n
 
 log = logging.getLogger(__name__)
 
@@ -346,15 +347,26 @@ def magic_link_used(session: Session, jti: str) -> bool:
     return session.get(UsedLink, jti) is not None
 
 
-def send_magic_link(session: Session, config: Config, email: str, next_url: str = "/") -> Optional[MailMessage]:
+def send_magic_link(session: Session, config: Config, email: str, next_url: str = "/", *,
+                    language: Optional[str] = None, chosen: bool = False) -> Optional[MailMessage]:
     """Queue a sign-in email for ``email`` (creating the user if new).
+
+    ``language`` is the one the asker reads: the language switcher's choice (``chosen``),
+    else the page's or the browser's.  A new address takes it as its setting; the mail
+    is in the asker's chosen language, else in the address's own setting.
 
     The caller answers the same whether the address was known or not, so the form
     reveals nothing about who plays here.  Returns the queued message, or ``None`` when
     this address already got :data:`SIGNIN_MAILS_PER_WINDOW` sign-in emails recently
     (the request is then silently dropped, so the form cannot flood a mailbox).
     """
-    user = get_or_create_user(session, email)
+    address = normalise_email(email)
+    user = session.scalar(select(User).where(User.email == address))
+    if user is None:
+        user = get_or_create_user(session, address)
+        if language in i18n.LANGUAGES:
+            user.language = language
+    lang = language if chosen and language in i18n.LANGUAGES else i18n.language_or_default(user.language)
     link = make_magic_link(config, user.email, next_url)
     recent = session.scalar(
         select(func.count(MailMessage.id)).where(
@@ -366,10 +378,31 @@ def send_magic_link(session: Session, config: Config, email: str, next_url: str 
     if recent >= SIGNIN_MAILS_PER_WINDOW:
         log.info("sign-in mail to user %s throttled", user.id)
         return None
-    text, html = mail.render_mail("signin", link=link, ttl_minutes=config.magic_link_ttl_minutes,
-                                  base_url=config.base_url)
-    return mail.queue_mail(session, to=user.email, subject="Your Capua sign-in link", text=text, html=html,
-                           kind="signin")
+    subject, text, html = sign_in_mail(config, link, lang)
+    return mail.queue_mail(session, to=user.email, subject=subject, text=text, html=html, kind="signin")
+
+
+_SIGN_IN_SUBJECT = i18n.N_("Your Capua sign-in link")
+
+
+def sign_in_mail(config: Config, link: str, language: str) -> tuple[str, str, str]:
+    """The sign-in mail's subject, text and HTML bodies in ``language``."""
+    env = i18n.mail_environment(language)
+    context = {"link": link, "ttl_minutes": config.magic_link_ttl_minutes, "base_url": config.base_url,
+               "lang": language}
+    return (i18n.translator(language)(_SIGN_IN_SUBJECT), env.get_template("mail/signin.txt").render(**context),
+            env.get_template("mail/signin.html").render(**context))
+
+
+#: The cookie that keeps the language a visitor chose with the switcher
+#: (:func:`service.web.site_pages.set_language`).
+LANGUAGE_COOKIE = "capua_language"
+
+
+def chosen_language() -> Optional[str]:
+    """The language this visitor chose with the switcher, if any (its cookie)."""
+    value = request.cookies.get(LANGUAGE_COOKIE)
+    return value if value in i18n.LANGUAGES else None
 
 
 def consume_magic_token(session: Session, config: Config, token: str) -> tuple[User, str]:
@@ -716,8 +749,9 @@ def signin_submit():
     email = request.form.get("email", "")
     next_url = safe_next_url(request.form.get("next")) or "/"
     s = db_session()
+    chosen = chosen_language()
     try:
-        send_magic_link(s, app_config(), email, next_url)
+        send_magic_link(s, app_config(), email, next_url, language=chosen or _page_language(), chosen=bool(chosen))
     except InvalidInput:
         error = _("%(email)s is not an email address.", email=email.strip()[:254]) if email.strip() \
             else _("Enter an email address.")
@@ -757,9 +791,17 @@ def magic_signin(token: str):
         user, next_url = consume_magic_token(s, app_config(), token)
     except Forbidden as err:
         return _link_refused(err)
+    chosen = chosen_language()
+    if chosen is not None and user.language != chosen:
+        user.language = chosen  # the switcher's choice made before signing in holds after it
     s.commit()
     login_user(user)
     return redirect(next_url, code=303)
+
+
+def _page_language() -> str:
+    """The language this page is drawn in (Flask-Babel's choice for the visitor)."""
+    return i18n.language_or_default(str(get_locale() or i18n.DEFAULT_LANGUAGE))
 
 
 @bp.post("/signout")

@@ -30,7 +30,6 @@ from __future__ import annotations
 import datetime as dt
 import email.policy
 import email.utils
-import functools
 import logging
 import os
 import re
@@ -43,7 +42,6 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, sessionmaker
@@ -59,7 +57,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 #: After this many failed attempts a message is marked ``failed`` and no longer retried.
 MAX_ATTEMPTS = 8
 #: The outbox file names this module writes (and the only ones ``/dev/outbox`` opens).
@@ -100,23 +97,6 @@ def retry_delay(attempts: int) -> dt.timedelta:
 
 
 # --------------------------------------------------------------------------- composing
-
-
-@functools.cache
-def _mail_templates() -> Environment:
-    """Mail bodies render outside any request (workers, the CLI), so not through Flask."""
-    return Environment(
-        loader=FileSystemLoader(str(TEMPLATES_DIR)),
-        autoescape=select_autoescape(["html"]),
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-    )
-
-
-def render_mail(name: str, **context: Any) -> tuple[str, str]:
-    """The text and HTML bodies of ``templates/mail/<name>.txt`` and ``.html``."""
-    env = _mail_templates()
-    return env.get_template(f"mail/{name}.txt").render(**context), env.get_template(f"mail/{name}.html").render(**context)
 
 
 def queue_mail(session: Session, *, to: str, subject: str, text: str, html: str = "", kind: str = "",

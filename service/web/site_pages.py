@@ -36,7 +36,7 @@ bp = Blueprint("site", __name__)
 ROOT = Path(__file__).resolve().parents[2]
 DOCS_DIR = ROOT / "docs"
 #: The cookie a visitor's language choice lives in (signed-in players also get ``user.language``).
-LANGUAGE_COOKIE = "capua_language"
+LANGUAGE_COOKIE = auth.LANGUAGE_COOKIE
 LANGUAGE_COOKIE_DAYS = 365
 DISPLAY_NAME_MAX = 80
 
@@ -138,8 +138,7 @@ def set_language():
 
 def cookie_language() -> Optional[str]:
     """The language a visitor chose with the switcher, if any (for the locale selector)."""
-    value = request.cookies.get(LANGUAGE_COOKIE)
-    return value if value in i18n.LANGUAGES else None
+    return auth.chosen_language()
 
 
 # --------------------------------------------------------------------------- settings

@@ -137,3 +137,12 @@ def test_magic_link_with_foreign_next_url_still_links_home(anonymous, app):
                                   {"email": "a@b.org", "extra": 1}])
 def test_magic_link_refuses_malformed_requests(anonymous, body):
     assert_error(anonymous.post("auth/magic-link", json=body), 422)
+
+
+def test_magic_link_speaks_a_new_address_in_the_asking_clients_language(anonymous, ann, app):
+    anonymous.post("auth/magic-link", json={"email": "neu@example.org"}, headers={"Accept-Language": "de-DE,de"})
+    anonymous.post("auth/magic-link", json={"email": "ann@example.org"}, headers={"Accept-Language": "ru"})
+    (new,) = _signin_mails(app, "neu@example.org")
+    assert new.subject == "Dein Anmeldelink für Capua" and "Öffne diesen Link" in new.text_body
+    (known,) = _signin_mails(app, "ann@example.org")
+    assert known.subject == "Your Capua sign-in link", "a known player's own setting, not the client's header"

@@ -252,3 +252,78 @@ def test_the_session_lasts_session_days(client, sign_in, web_config):
     with client.session_transaction() as cookie:
         assert before + web_config.session_days * 86400 - 5 <= cookie["exp"] <= time.time() + web_config.session_days * 86400
     assert client.application.permanent_session_lifetime.days == web_config.session_days
+
+
+# --------------------------------------------------------------------------- the reader's language
+
+_SIGN_IN_WORDS = {"en": ("Your Capua sign-in link", "expires in 30 minutes"),
+                  "de": ("Dein Anmeldelink für Capua", "verfällt in 30 Minuten"),
+                  "ru": ("Ваша ссылка для входа в Capua", "истекает через 30 минут")}
+
+
+def _the_sign_in_mail(web_sessions, web_config):
+    assert mail.deliver_pending(web_sessions, web_config) == 1
+    message = parse_eml(outbox_files(web_config)[-1])
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    html = message.get_body(preferencelist=("html",)).get_content()
+    return str(message["Subject"]), text, html
+
+
+def _speaks(language, subject, text, html):
+    words_subject, words_ttl = _SIGN_IN_WORDS[language]
+    assert subject == words_subject
+    assert words_ttl in text and words_ttl in html
+    assert f'<html lang="{language}">' in html
+
+
+@pytest.mark.parametrize("language", ["de", "ru"])
+def test_a_new_address_gets_its_sign_in_mail_in_the_language_it_asked_in(client, web_config, web_sessions, language):
+    client.post("/language", data={"language": language, "next": "/signin",
+                                   "csrf_token": csrf_from(client.get("/signin").data)})
+    request_link(client, "new@example.org")
+    _speaks(language, *_the_sign_in_mail(web_sessions, web_config))
+    with web_sessions() as s:
+        assert auth.get_or_create_user(s, "new@example.org").language == language, "the new account keeps it"
+
+
+def test_a_new_address_asking_from_a_browser_in_russian_gets_russian(client, web_config, web_sessions):
+    page = client.get("/signin", headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+    client.post("/signin", data={"email": "new@example.org", "next": "/", "csrf_token": csrf_from(page.data)},
+                headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+    _speaks("ru", *_the_sign_in_mail(web_sessions, web_config))
+
+
+def test_a_known_player_gets_the_sign_in_mail_in_their_own_language(client, web_config, web_sessions):
+    with web_sessions() as s:
+        auth.get_or_create_user(s, "ann@example.org").language = "de"
+        s.commit()
+    request_link(client, "ann@example.org")  # from an English page, no language chosen
+    _speaks("de", *_the_sign_in_mail(web_sessions, web_config))
+
+
+def test_the_language_chosen_before_signing_in_holds_after_it(client, web_config, web_sessions):
+    with web_sessions() as s:
+        auth.get_or_create_user(s, "ann@example.org")  # an account at the default language
+        s.commit()
+    client.post("/language", data={"language": "ru", "next": "/signin",
+                                   "csrf_token": csrf_from(client.get("/signin").data)})
+    request_link(client, "ann@example.org")
+    subject, text, _html = _the_sign_in_mail(web_sessions, web_config)
+    assert subject == _SIGN_IN_WORDS["ru"][0], "the asker's choice, made on the page"
+    link = path_of(magic_link_in(parse_eml(outbox_files(web_config)[-1])), web_config)
+    client.post(link, data={"csrf_token": csrf_from(client.get(link).data)})
+    assert signed_in_email(client) == "ann@example.org"
+    with web_sessions() as s:
+        assert auth.get_or_create_user(s, "ann@example.org").language == "ru"
+    assert "Мои игры" in client.get("/games").data.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+def test_the_sign_in_mail_renders_both_bodies_in_each_language(web_config, language):
+    config = dataclasses.replace(web_config, magic_link_ttl_minutes=30)
+    subject, text, html = auth.sign_in_mail(config, "http://x/auth/magic/t<o>k", language)
+    assert "http://x/auth/magic/t<o>k" in text
+    assert "t&lt;o&gt;k" in html and "t<o>k" not in html
+    _speaks(language, subject, text, html)
+    one = auth.sign_in_mail(dataclasses.replace(web_config, magic_link_ttl_minutes=1), "http://x/l", language)[1]
+    assert {"en": "in 1 minute.", "de": "in 1 Minute.", "ru": "через 1 минуту."}[language] in one
