@@ -11,6 +11,8 @@ proves that it does.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import textwrap
 from pathlib import Path
 
@@ -73,8 +75,27 @@ def _graph(*packages: str) -> grimp.ImportGraph:
 
 def test_the_layer_contracts_hold(monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
-    status = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
+    with _loggers_kept():
+        status = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
     assert status == EXIT_STATUS_SUCCESS, "import contracts broken:\n" + capsys.readouterr().out
+    assert not logging.getLogger("service.plumbing.wal").disabled, "the tests after this one still see the logs"
+
+
+@contextlib.contextmanager
+def _loggers_kept():
+    """Every logger as it was, after import-linter's run: it configures logging with
+    ``dictConfig``, which turns off every logger that exists (so a test run after this
+    one would no longer see Capua's log lines)."""
+    manager = logging.root.manager
+    loggers = [logger for logger in [logging.root, *manager.loggerDict.values()] if isinstance(logger, logging.Logger)]
+    kept = [(logger, logger.disabled, logger.level, logger.propagate, list(logger.handlers)) for logger in loggers]
+    try:
+        yield
+    finally:
+        for logger, disabled, level, propagate, handlers in kept:
+            logger.disabled, logger.propagate = disabled, propagate
+            logger.setLevel(level)
+            logger.handlers[:] = handlers
 
 
 def test_no_import_cycle_in_service_worker_or_engine():
