@@ -125,12 +125,15 @@ def normalise_email(email: object) -> str:
     return value
 
 
-def get_or_create_user(session: Session, email: str) -> User:
-    """The user with this address, created on first sight (a player *is* an address)."""
+def get_or_create_user(session: Session, email: str, *, language: Optional[str] = None) -> User:
+    """The user with this address, created on first sight (a player *is* an address);
+    a new one speaks ``language`` (one Capua speaks; else the default)."""
     address = normalise_email(email)
     user = session.scalar(select(User).where(User.email == address))
     if user is None:
         user = User(email=address)
+        if language in i18n.LANGUAGES:
+            user.language = language
         session.add(user)
         session.flush()
     return user
@@ -360,12 +363,7 @@ def send_magic_link(session: Session, config: Config, email: str, next_url: str 
     this address already got :data:`SIGNIN_MAILS_PER_WINDOW` sign-in emails recently
     (the request is then silently dropped, so the form cannot flood a mailbox).
     """
-    address = normalise_email(email)
-    user = session.scalar(select(User).where(User.email == address))
-    if user is None:
-        user = get_or_create_user(session, address)
-        if language in i18n.LANGUAGES:
-            user.language = language
+    user = get_or_create_user(session, email, language=language)
     lang = language if chosen and language in i18n.LANGUAGES else i18n.language_or_default(user.language)
     link = make_magic_link(config, user.email, next_url)
     recent = session.scalar(

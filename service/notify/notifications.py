@@ -426,14 +426,16 @@ def notify_talk(session: Session, config: Config, game: Game, readers: Sequence[
 
 
 def on_game_created(session: Session, config: Config, game: Game, seats: Sequence[Seat]) -> None:
-    """Invitation mail for every invited address (the player is created if new)."""
+    """Invitation mail for every invited address (the player is created if new, speaking
+    the language of the player who invited them: they hear of Capua from them)."""
     from service.identity import auth
 
     creator = session.get(User, game.created_by) if game.created_by else None
     inviter = (creator.display_name or creator.email) if creator else ""
     for seat in seats:
         if seat.invited_email and seat.user_id is None:
-            user = auth.get_or_create_user(session, seat.invited_email)
+            user = auth.get_or_create_user(session, seat.invited_email,
+                                           language=creator.language if creator else None)
             notify(session, config, user, kind="invitation", game=game, seat=seat.seat,
                    payload={"inviter": inviter, "game_type": game.game_type, "seats": game.seat_count,
                             "email": seat.invited_email})

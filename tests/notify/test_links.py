@@ -272,3 +272,22 @@ def test_mail_names_a_bot_in_the_players_language(app, sessions, cfg, smtp_sink,
     assert bot in text
     if english:
         assert english not in text
+
+
+def test_a_new_address_is_invited_in_the_language_of_the_player_who_invites_it(app, sessions, cfg, smtp_sink):
+    from service.identity import auth
+    from service.play import games
+
+    with sessions() as s:
+        known = auth.get_or_create_user(s, "known@example.org")  # plays here already, at the default
+        boss = auth.get_or_create_user(s, "boss@example.org")
+        boss.language = "de"
+        game = games.create_game(s, cfg, creator=boss, game_type="count", options={"target": 6}, seats=3,
+                                 invites=["neu@example.org", known.email], creator_seat=0, title="Runde")
+        s.commit()
+    pump(sessions, cfg)
+    mails = {str(m["To"]): str(m["Subject"]) for m in smtp_sink.received()}
+    assert mails["neu@example.org"] == "Einladung zu Runde"
+    assert mails["known@example.org"] == "Invitation to play Runde", "a known player's own setting"
+    with sessions() as s:
+        assert auth.get_or_create_user(s, "neu@example.org").language == "de"
