@@ -327,3 +327,5 @@ def test_the_sign_in_mail_renders_both_bodies_in_each_language(web_config, langu
     _speaks(language, subject, text, html)
     one = auth.sign_in_mail(dataclasses.replace(web_config, magic_link_ttl_minutes=1), "http://x/l", language)[1]
     assert {"en": "in 1 minute.", "de": "in 1 Minute.", "ru": "через 1 минуту."}[language] in one
+    # the greeting and the first sentence as each language writes a letter
+    assert {"en": "Hello,\n\nsomeone", "de": "Hallo,\n\njemand", "ru": "Здравствуйте!\n\nКто-то"}[language] in text
