@@ -484,7 +484,7 @@ def _render_game(game_id: str, *, error: Optional[str] = None, status: int = 200
         error=error,
         changes=changes,
         recent=recent,
-        talk=talk.latest_for(s, game_id, user),
+        talk=_talk_in_words(talk.latest_for(s, game_id, user), seat_names),
         clock=_clock_panel(s, game_id, user),
         my_orders=_orders_here(s, user, game_id, view.get("game_type") or game) if view.get("my_seat") is not None else [],
         time_zone=zone,
@@ -535,6 +535,19 @@ def _since_last_visit(s, game_id: str, user, version: int, language: str, zone: 
     return {"lines": [{"seat": e["data"].get("seat") if isinstance(e["data"].get("seat"), int) else None,
                        "text": telling.describe_event(language, e, seat_names, zone, game)} for e in shown],
             "more": len(events) > RECENT_MOVES}
+
+
+def _talk_in_words(said: Optional[dict], seat_names: Mapping[int, str]) -> Optional[dict]:
+    """The table talk with its writers, readers and addressees named as the page names
+    the seats (the reader's words: "Platz B", not the API's "Player B")."""
+    if not said:
+        return said
+    messages = [{**m, "sender_name": seat_names.get(m["sender_seat"], m["sender_name"]),
+                 "to_names": [seat_names.get(n, name) for n, name in zip(m["to"], m["to_names"])]
+                 if m.get("to") is not None and m.get("to_names") is not None else m.get("to_names")}
+                for m in said["messages"]]
+    others = [{**o, "name": seat_names.get(o["seat"], o["name"])} for o in said["others"]]
+    return {**said, "messages": messages, "others": others}
 
 
 def _seat_names(view: Mapping[str, Any]) -> dict[int, str]:

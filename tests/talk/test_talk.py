@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import re
 
 import pytest
 
@@ -189,3 +190,25 @@ def test_a_bot_answers_what_is_addressed_to_it_politely_and_privately(ann, bob, 
         "the answer is the asker's alone"
     with sessions() as s:
         assert s.get(TableMessage, answer["id"]).sender_user_id is None
+
+
+def test_the_talk_panel_and_the_seats_name_players_in_the_readers_words(app, ann, bob, sign_in, client, sessions):
+    """Bob has no display name: the API calls him "Player B"; a German page "Platz B" at the
+    table talk and "ein Spieler" in the list of seats."""
+    from service.plumbing.db import User
+    from sqlalchemy import select
+
+    game_id = count_game(ann, bob)
+    with sessions() as s:
+        s.scalar(select(User).where(User.email == "bob@example.org")).display_name = ""
+        s.scalar(select(User).where(User.email == "ann@example.org")).language = "de"
+        s.commit()
+    bob.post(f"games/{game_id}/messages", json={"body": "Hallo Ann", "to": [0]})
+    assert bob.get(f"games/{game_id}/messages").get_json()["messages"][-1]["sender_name"] == "Player B"
+    mail.deliver_pending(sessions, app.extensions["capua.config"])
+    sign_in("ann@example.org")
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    talk = html[html.index('id="talk"'):]
+    assert "<strong>Platz B</strong>" in talk and "Player B" not in talk
+    seats = " ".join(re.sub(r"<[^>]+>", " ", html[html.index("<h2>Plätze</h2>"):]).split())
+    assert "Platz B: ein Spieler" in seats and "Player B" not in html
