@@ -285,9 +285,19 @@ def _talk_entry(config: Config, user: User, lang: str, tz: str, game: Game, mess
     when = i18n.format_moment(moment, lang, tz)
     return {
         "id": int(message["id"]), "public": bool(message.get("public")),
-        "sender_name": message.get("sender_name") or "", "to_names": ", ".join(message.get("to_names") or ()),
+        "sender_name": _said_name(_, message.get("sender_seat"), message.get("sender_name") or ""),
+        "to_names": ", ".join(_said_name(_, seat, name)
+                              for seat, name in zip(message.get("to") or (), message.get("to_names") or ())),
         "body": message.get("body") or "", "when": when, "reply_address": address, "reply_url": reply_url,
     }
+
+
+def _said_name(_, seat: Any, name: str) -> str:
+    """A name in the table talk as the reader says it: a player without a name by their
+    seat ("Platz B"), not the message's English "Player B"."""
+    if isinstance(seat, int) and name == f"Player {seat_letter(seat)}":
+        return _("Seat %(n)s", n=seat_letter(seat))
+    return name
 
 
 def _talk_subject(_, sections: Sequence[dict], said: Sequence[dict]) -> str:

@@ -165,7 +165,7 @@ def message_view(message: TableMessage, audience: Optional[Iterable[int]], names
         "id": message.id,
         "game_id": message.game_id,
         "sender_seat": message.sender_seat,
-        "sender_name": names.get(message.sender_seat, f"Player {message.sender_seat + 1}"),
+        "sender_name": names.get(message.sender_seat, f"Player {seat_letter(message.sender_seat)}"),
         "public": message.public,
         "to": to,
         "to_names": [names.get(s, f"Player {seat_letter(s)}") for s in to] if to is not None else None,

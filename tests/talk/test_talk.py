@@ -212,3 +212,22 @@ def test_the_talk_panel_and_the_seats_name_players_in_the_readers_words(app, ann
     assert "<strong>Platz B</strong>" in talk and "Player B" not in talk
     seats = " ".join(re.sub(r"<[^>]+>", " ", html[html.index("<h2>Plätze</h2>"):]).split())
     assert "Platz B: ein Spieler" in seats and "Player B" not in html
+
+
+def test_talk_mail_names_a_player_without_a_name_by_their_seat_in_the_readers_words(ann, bob, make_client, sessions,
+                                                                                   app_config):
+    from service.identity import settings
+    from service.plumbing.db import User
+
+    cat = make_client("cat")
+    game_id = three_player_game(ann, bob, cat)
+    room = Mailroom(sessions, app_config)
+    room.compose()
+    with sessions() as s:
+        s.get(User, ann.user_id).display_name = ""
+        settings.update_preferences(s, s.get(User, bob.user_id), {"language": "ru"})
+        s.commit()
+    assert ann.post(f"games/{game_id}/messages", json={"body": "psst", "to": [1]}).status_code == 201
+    (to_bob,) = [m for m in room.compose() if m.to_address == "bob@example.org"]
+    assert to_bob.subject == "Count to N: Место A пишет вам лично"
+    assert "Player A" not in to_bob.text_body and "Место A" in to_bob.text_body
