@@ -207,16 +207,22 @@ def test_the_talk_panel_and_the_seats_name_players_in_the_readers_words(app, ann
 
 def test_talk_mail_names_a_player_without_a_name_by_their_seat_in_the_readers_words(ann, bob, make_client, sessions,
                                                                                    app_config):
-    game_id, room = _three_at_the_table(ann, bob, make_client, sessions, app_config, bob_reads="ru", ann_named="")
-    assert ann.post(f"games/{game_id}/messages", json={"body": "psst", "to": [1]}).status_code == 201
+    from service.plumbing.db import User
+
+    nameless = make_client("ann")  # a second token of ann's, made before any request reads her row
+    with sessions() as s:
+        s.get(User, ann.user_id).display_name = ""
+        s.commit()
+    game_id, room = _three_at_the_table(nameless, bob, make_client, sessions, app_config, bob_reads="ru")
+    assert nameless.post(f"games/{game_id}/messages", json={"body": "psst", "to": [1]}).status_code == 201
     (to_bob,) = [m for m in room.compose() if m.to_address == "bob@example.org"]
     assert to_bob.subject == "Count to N: Место A пишет вам лично"
     assert "Player A" not in to_bob.text_body and "Место A" in to_bob.text_body
 
 
-def _three_at_the_table(ann, bob, make_client, sessions, app_config, *, bob_reads: str, ann_named: str = "Ann"):
-    """A game of ann, bob and cat, its mail so far composed; bob reads ``bob_reads`` and ann
-    is called ``ann_named`` (empty: no name).  Returns the game's id and the mailroom."""
+def _three_at_the_table(ann, bob, make_client, sessions, app_config, *, bob_reads: str):
+    """A game of ann, bob and cat, its mail so far composed; bob reads ``bob_reads``.
+    Returns the game's id and the mailroom."""
     from service.identity import settings
     from service.plumbing.db import User
 
@@ -224,7 +230,6 @@ def _three_at_the_table(ann, bob, make_client, sessions, app_config, *, bob_read
     room = Mailroom(sessions, app_config)
     room.compose()
     with sessions() as s:
-        s.get(User, ann.user_id).display_name = ann_named
         settings.update_preferences(s, s.get(User, bob.user_id), {"language": bob_reads})
         s.commit()
     return game_id, room
