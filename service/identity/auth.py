@@ -749,7 +749,7 @@ def signin_submit():
     s = db_session()
     chosen = chosen_language()
     try:
-        send_magic_link(s, app_config(), email, next_url, language=chosen or _page_language(), chosen=bool(chosen))
+        send_magic_link(s, app_config(), email, next_url, language=chosen or page_language(), chosen=bool(chosen))
     except InvalidInput:
         error = _("%(email)s is not an email address.", email=email.strip()[:254]) if email.strip() \
             else _("Enter an email address.")
@@ -797,7 +797,7 @@ def magic_signin(token: str):
     return redirect(next_url, code=303)
 
 
-def _page_language() -> str:
+def page_language() -> str:
     """The language this page is drawn in (Flask-Babel's choice for the visitor)."""
     return i18n.language_or_default(str(get_locale() or i18n.DEFAULT_LANGUAGE))
 

@@ -27,7 +27,7 @@ from typing import Any, Mapping, Optional
 
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from flask import session as cookie
-from flask_babel import get_locale, gettext as _, ngettext
+from flask_babel import gettext as _, ngettext
 from jinja2 import TemplateNotFound
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
@@ -607,9 +607,7 @@ def _board_template(board: Mapping[str, Any]) -> str:
     return "games/board_generic.html"
 
 
-def _language() -> str:
-    """The language this page is drawn in (Flask-Babel's choice for the visitor)."""
-    return i18n.language_or_default(str(get_locale() or i18n.DEFAULT_LANGUAGE))
+_language = auth.page_language
 
 
 def _timezone() -> str:

@@ -21,7 +21,7 @@ from typing import Optional
 import markdown
 from babel.dates import format_datetime
 from flask import Blueprint, Flask, make_response, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext as _
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from service.identity import auth
@@ -104,9 +104,7 @@ def _known_game(game: str, *, with_cards: bool = False) -> GameInfo:
     return GAMES[game]
 
 
-def page_language() -> str:
-    """The language this page is drawn in (Flask-Babel's choice for the visitor)."""
-    return i18n.language_or_default(str(get_locale() or i18n.DEFAULT_LANGUAGE))
+page_language = auth.page_language
 
 
 # --------------------------------------------------------------------------- the language switcher
