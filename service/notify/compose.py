@@ -31,7 +31,7 @@ from service.play import presets
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, OpenDecision, Seat, User
 from service.words import i18n, telling
-from service.words.seat_marks import seat_letter
+from service.words.seat_marks import is_unnamed_player, seat_letter
 
 #: At most this many events are listed per game (the latest), then "and N more".
 MAX_EVENT_LINES = 15
@@ -295,7 +295,7 @@ def _talk_entry(config: Config, user: User, lang: str, tz: str, game: Game, mess
 def _said_name(_, seat: Any, name: str) -> str:
     """A name in the table talk as the reader says it: a player without a name by their
     seat ("Platz B"), not the message's English "Player B"."""
-    if isinstance(seat, int) and name == f"Player {seat_letter(seat)}":
+    if is_unnamed_player(name, seat):
         return _("Seat %(n)s", n=seat_letter(seat))
     return name
 

@@ -48,7 +48,7 @@ from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, Seat, User, utcnow
 from service.plumbing.statements import defer
 from service.plumbing.rows import get_rows
-from service.words.seat_marks import seat_letter
+from service.words.seat_marks import seat_letter, unnamed_player
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ def seat_names(session: Session, seats: Sequence[Seat], users: Optional[Mapping[
         elif s.user_id in users:
             u = users[s.user_id]
             name = u.display_name or (u.email or "").split("@")[0]
-            out[s.seat] = f"{name} ({seat_letter(s.seat)})" if name else f"Player {seat_letter(s.seat)}"
+            out[s.seat] = f"{name} ({seat_letter(s.seat)})" if name else unnamed_player(s.seat)
     return out
 
 

@@ -33,7 +33,7 @@ from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
 from service.notify import webhooks
-from service.words.seat_marks import seat_letter
+from service.words.seat_marks import seat_letter, unnamed_player
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Seat, TableMessage, TableMessageRecipient, User, WebhookEndpoint, utcnow
 from service.plumbing.errors import Forbidden, InvalidInput, NotFound
@@ -165,10 +165,10 @@ def message_view(message: TableMessage, audience: Optional[Iterable[int]], names
         "id": message.id,
         "game_id": message.game_id,
         "sender_seat": message.sender_seat,
-        "sender_name": names.get(message.sender_seat, f"Player {seat_letter(message.sender_seat)}"),
+        "sender_name": names.get(message.sender_seat, unnamed_player(message.sender_seat)),
         "public": message.public,
         "to": to,
-        "to_names": [names.get(s, f"Player {seat_letter(s)}") for s in to] if to is not None else None,
+        "to_names": [names.get(s, unnamed_player(s)) for s in to] if to is not None else None,
         "body": message.body,
         "reply_to_id": message.reply_to_id,
         "via": message.via,
@@ -202,7 +202,7 @@ def seat_names(session: Session, seats: Sequence[Seat]) -> dict[int, str]:
     for s in seats:
         holder = users.get(s.user_id)
         out[s.seat] = (f"{holder.display_name} ({seat_letter(s.seat)})" if holder is not None and holder.display_name
-                       else f"Bot {seat_letter(s.seat)}" if s.is_bot else f"Player {seat_letter(s.seat)}")
+                       else f"Bot {seat_letter(s.seat)}" if s.is_bot else unnamed_player(s.seat))
     return out
 
 

@@ -44,7 +44,7 @@ from service.plumbing.config import Config
 from service.plumbing.db import Game, GameClock, OpenDecision, Seat, User, utcnow
 from service.plumbing.rows import get_rows
 from service.plumbing.statements import ahead, defer, dialect_insert, run, when_answered
-from service.words.seat_marks import seat_letter
+from service.words.seat_marks import seat_letter, unnamed_player
 from service.plumbing.errors import (
     Conflict,
     Forbidden,
@@ -880,7 +880,7 @@ def _seat_summary(row: Seat, users: Mapping[int, User], viewer: Optional[User], 
     if row.is_bot:
         name: Optional[str] = f"Bot {seat_letter(row.seat)}"
     elif holder is not None:
-        name = holder.display_name or f"Player {seat_letter(row.seat)}"
+        name = holder.display_name or unnamed_player(row.seat)
     else:
         name = None
     out = {

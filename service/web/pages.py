@@ -558,7 +558,7 @@ def _seat_names(view: Mapping[str, Any]) -> dict[int, str]:
             n = seat["seat"]
             if seat.get("is_bot"):
                 out[n] = _("Bot %(n)s", n=seat_letter(n))  # (the view's name is the API's English ``Bot B``)
-            elif seat.get("name") == f"Player {seat_letter(n)}":
+            elif seat_marks.is_unnamed_player(seat.get("name"), n):
                 out[n] = _("Seat %(n)s", n=seat_letter(n))  # a player without a name: the seat, in words
             else:
                 out[n] = _("%(name)s (seat %(n)s)", name=seat["name"], n=seat_letter(n)) if seat.get("name") \
@@ -995,7 +995,8 @@ def when(value: Any) -> str:
 def register(app: Flask) -> None:
     """The pages; the developer pages only when ``CAPUA_DEV_PAGES`` is on and mail goes to the outbox."""
     config = app.extensions["capua.config"]
-    app.jinja_env.globals.update(seat_style=seat_marks.seat_style, seat_letter=seat_marks.seat_letter)
+    app.jinja_env.globals.update(seat_style=seat_marks.seat_style, seat_letter=seat_marks.seat_letter,
+                                  is_unnamed_player=seat_marks.is_unnamed_player)
     # the link to the outbox is shown only to those it answers
     app.context_processor(lambda: {"dev_pages": config.outbox_pages and bool(request) and from_this_machine()})
     app.jinja_env.filters.update(linkify=linkify, when=when, moment=moment, time_left=time_left)

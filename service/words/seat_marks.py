@@ -32,3 +32,15 @@ def seat_letter(seat: object) -> str:
     except (TypeError, ValueError):
         return str(seat)
     return seat_style(n)["mark"] if n >= 0 else str(seat)
+
+
+def unnamed_player(seat: object) -> str:
+    """What the API and the stored table talk call a player without a display name
+    (``Player B``); pages and mail say it in the reader's words instead
+    (:func:`is_unnamed_player`)."""
+    return f"Player {seat_letter(seat)}"
+
+
+def is_unnamed_player(name: object, seat: object) -> bool:
+    """``name`` is :func:`unnamed_player`'s for ``seat``: a player with no name of their own."""
+    return isinstance(seat, int) and name == unnamed_player(seat)
