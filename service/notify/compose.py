@@ -30,7 +30,7 @@ from service.notify import action_links, talk
 from service.play import presets
 from service.plumbing.config import Config
 from service.plumbing.db import Game, Notification, OpenDecision, Seat, User
-from service.words import i18n, telling
+from service.words import game_names, i18n, telling
 from service.words.seat_marks import is_unnamed_player, seat_letter
 
 #: At most this many events are listed per game (the latest), then "and N more".
@@ -242,21 +242,22 @@ def _section(config: Config, user: User, lang: str, tz: str, game: Game, rows: S
     return_url = None
     if my_seat is not None and my_seat.bot_since is not None and game.status == "running":
         return_url = action_links.return_link(config, game_id=game.id, seat=my_seat.seat, user_id=user.id, now=now)
+    title = game_names.title_in(lang, game.title, game.game_type)
     if invitation:
         headline = _("%(inviter)s invites you to play %(title)s.", inviter=invitation["inviter"] or _("Someone"),
-                     title=game.title)
+                     title=title)
     elif asked and any(a["reminder"] for a in asked):
-        headline = _("Reminder: %(title)s is waiting for your answer.", title=game.title)
+        headline = _("Reminder: %(title)s is waiting for your answer.", title=title)
     elif asked:
-        headline = _("It is your move in %(title)s.", title=game.title)
+        headline = _("It is your move in %(title)s.", title=title)
     elif outcome_text:
-        headline = _("%(title)s has ended.", title=game.title)
+        headline = _("%(title)s has ended.", title=title)
     elif talk_lines and not lines:
-        headline = _("Table talk in %(title)s.", title=game.title)
+        headline = _("Table talk in %(title)s.", title=title)
     else:
-        headline = _("What happened in %(title)s.", title=game.title)
+        headline = _("What happened in %(title)s.", title=title)
     return {
-        "game_id": game.id, "title": game.title, "kinds": sorted(kinds), "headline": headline,
+        "game_id": game.id, "title": title, "kinds": sorted(kinds), "headline": headline,
         "game_url": f"{base}/games/{game.id}", "events": lines, "more_events": more, "decisions": asked,
         "invitation": invitation, "outcome": outcome_text, "declined": declined, "return_url": return_url,
         "talk": talk_lines,
@@ -274,7 +275,7 @@ def _talk_entry(config: Config, user: User, lang: str, tz: str, game: Game, mess
     address = talk.reply_address(config, user.id, int(message["id"]))
     reply_url = None
     if address:
-        subject = urllib.parse.quote(_("Re: %(game)s", game=game.title))
+        subject = urllib.parse.quote(_("Re: %(game)s", game=game_names.title_in(lang, game.title, game.game_type)))
         reply_url = f"mailto:{address}?subject={subject}"
     try:
         moment = dt.datetime.fromisoformat(message["created_at"])

@@ -157,8 +157,7 @@ def _render_new_game(game_type: str, form: MultiDict, *, error: Optional[str] = 
                      error_field: Optional[str] = None, status: int = 200):
     counts = setup_form.seat_counts(game_type)
     return render_template(
-        "pages/new_game.html", game_types=setup_form.game_types(), game_type=game_type,
-        game_title=registry.get(game_type).title, form=form,
+        "pages/new_game.html", game_types=setup_form.game_types(), game_type=game_type, form=form,
         option_fields=schema_forms.refill(setup_form.option_fields(game_type, _language()), form),
         seat_counts=counts, seat_rows=range(max(counts)), roles=setup_form.ROLES,
         bot_levels=setup_form.BOT_LEVELS, stand_ins=setup_form.STAND_INS,

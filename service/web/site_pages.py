@@ -28,7 +28,7 @@ from service.identity import auth
 from service.plumbing import clock, converters
 from service.plumbing.database import config as app_config, session as db_session
 from service.plumbing.errors import InvalidInput, NotFound
-from service.words import catalogue, i18n, terms
+from service.words import catalogue, game_names, i18n, terms
 from service.words.i18n import N_
 
 bp = Blueprint("site", __name__)
@@ -46,25 +46,24 @@ DISPLAY_NAME_MAX = 80
 
 @dataclass(frozen=True)
 class GameInfo:
-    """How the site introduces one game type: its name, one line, and the documents of its full rules
-    (the first one is the game's own; the others follow on the same page)."""
+    """How the site introduces one game type: one line, and the documents of its full rules
+    (the first one is the game's own; the others follow on the same page).  Its name is
+    :data:`service.words.game_names.NAMES`'."""
 
-    name: str
     blurb: str
     docs: tuple[str, ...]
 
 
 GAMES: dict[str, GameInfo] = {
-    "pax": GameInfo("PAX", N_("Escaped slaves gather land, fleets and intrigue to stand stronger than Rome — or side "
-                              "with Rome. 1 to 8 players."), ("pax.md",)),
-    "rom": GameInfo("Rom: Rise to Power", N_("Power dice on three tracks win provinces, senate cards and arena "
-                                              "shows over five rounds. 2 to 4 players."), ("rom.md",)),
-    "spartacus": GameInfo("Spartacus", N_("Rival houses of Capua scheme, trade, bid for gladiators and send them "
-                                          "into the arena until one dominus holds 12 influence. 2 to 4 players."),
+    "pax": GameInfo(N_("Escaped slaves gather land, fleets and intrigue to stand stronger than Rome — or side "
+                       "with Rome. 1 to 8 players."), ("pax.md",)),
+    "rom": GameInfo(N_("Power dice on three tracks win provinces, senate cards and arena shows over five rounds. "
+                       "2 to 4 players."), ("rom.md",)),
+    "spartacus": GameInfo(N_("Rival houses of Capua scheme, trade, bid for gladiators and send them into the "
+                             "arena until one dominus holds 12 influence. 2 to 4 players."),
                           ("spartacus.md", "spartacus-arena.md", "spartacus-intrigue-cards.md",
                            "spartacus-market-cards.md")),
-    "spartacus_arena": GameInfo(N_("Spartacus: arena duel"), N_("One fight of two gladiators on the hexes of the "
-                                                                 "arena, for two players."),
+    "spartacus_arena": GameInfo(N_("One fight of two gladiators on the hexes of the arena, for two players."),
                                 ("spartacus-arena.md", "spartacus-market-cards.md")),
 }
 
@@ -81,9 +80,14 @@ DECKS: dict[str, str] = {
 
 
 def game_name(game: str) -> str:
-    """The game's name as a player reads it ("Spartacus: arena duel"), never its id."""
-    info = GAMES.get(game)
-    return _(info.name) if info else game
+    """The game's name as the page's reader says it ("Spartacus: arena duel"), never its id."""
+    return game_names.game_name(page_language(), game)
+
+
+def game_title(title: Optional[str], game: Optional[str]) -> str:
+    """A game's title on a page: its creator's, else the game's name in the reader's words
+    (:func:`service.words.game_names.title_in`)."""
+    return game_names.title_in(page_language(), title, game)
 
 
 def site_games() -> list[dict]:
@@ -411,7 +415,8 @@ def local_time(moment: Optional[dt.datetime]) -> str:
 
 def register(app: Flask) -> None:
     app.jinja_env.globals.update(page_language=page_language, language_names=i18n.LANGUAGE_NAMES,
-                                 site_games=site_games, game_name=game_name)
+                                 site_games=site_games, game_name=game_name,
+                                 game_title=game_title)
     app.jinja_env.filters.update(local_time=local_time)
     converters.register(app)
     app.register_blueprint(bp)

@@ -148,7 +148,7 @@ def test_talk_mail_follows_the_notification_preferences(ann, bob, make_client, s
 @pytest.mark.parametrize("lang,public,private,body", [
     ("en", "Count to N: Ann (A) says", "Count to N: Ann (A) writes to you privately", "says at the table in Count to N"),
     ("de", "Count to N: Ann (A) sagt", "Count to N: Ann (A) schreibt dir privat", "sagt am Tisch in Count to N"),
-    ("ru", "Count to N: Ann (A) говорит", "Count to N: Ann (A) пишет вам лично", "говорит за столом в игре Count to N")])
+    ("ru", "Count to N: Ann (A) говорит", "Count to N: Ann (A) пишет вам лично", "говорит за столом в игре «Count to N»")])
 def test_talk_mail_is_in_the_recipients_language(ann, bob, make_client, sessions, app_config, lang, public, private,
                                                  body):
     game_id, room = _three_at_the_table(ann, bob, make_client, sessions, app_config, bob_reads=lang)

@@ -52,3 +52,52 @@ def test_cards_in_form_fields_are_named_not_given_by_id(app):
             if gladiator:
                 assert (spartacus, rom) == (gladiator, province)
         assert pages._value_labeller("spartacus", {}, {}, "ru")("water-carrier#2", "release") == "Водонос"
+
+
+def test_an_untitled_game_is_called_as_its_reader_calls_it(app, client, web_sessions, web_config):
+    """A game created without a title is stored with the engine's English name (the API's
+    ``title``); pages and mail show it in the reader's words, a chosen title as written."""
+    import datetime as dt
+
+    from sqlalchemy import select
+
+    from service.notify import mailing
+    from service.plumbing.db import Game, MailMessage, Notification
+    from tests.web.pages_play import bot_game
+
+    with web_sessions() as s:
+        user(s, "ann@example.org", language="ru")
+        user(s, "bob@example.org", language="en")
+        s.commit()
+    untitled = bot_game(web_sessions, web_config, "spartacus", 3)
+    english = bot_game(web_sessions, web_config, "spartacus", 3, email="bob@example.org")
+    with web_sessions() as s:
+        titled = games.create_game(s, web_config, creator=user(s, "ann@example.org"), game_type="spartacus",
+                                   options={}, seats=3, bot_seats=[1, 2], title="Капуя по пятницам").id
+        s.commit()
+        assert s.get(Game, untitled).title == "Spartacus"
+
+    sign_in_with(app, client, "ann@example.org")
+    listed = read_text(client.get("/games").data)
+    assert "Спартак" in listed and "Spartacus" not in listed and "Спартак Спартак" not in listed
+    assert "Капуя по пятницам Спартак" in listed
+    page = client.get(f"/games/{untitled}").data.decode()
+    assert "<h1>Спартак</h1>" in page and "<title>Спартак" in page
+    assert "<h1>Капуя по пятницам</h1>" in client.get(f"/games/{titled}").data.decode()
+    assert "<h1>Спартак: " in client.get(f"/games/{untitled}/history").data.decode()
+
+    bob = app.test_client()
+    sign_in_with(app, bob, "bob@example.org")
+    assert "<h1>Spartacus</h1>" in bob.get(f"/games/{english}").data.decode()
+
+    with web_sessions() as s:
+        ann = user(s, "ann@example.org")
+        due = max(r.due_at for r in s.scalars(select(Notification).where(Notification.user_id == ann.id)))
+        ann_id = ann.id
+    due = due if due.tzinfo else due.replace(tzinfo=dt.timezone.utc)
+    mailing.compose_for_user(web_sessions, web_config, ann_id, due + dt.timedelta(hours=1))
+    with web_sessions() as s:
+        mails = list(s.scalars(select(MailMessage).where(MailMessage.to_address == "ann@example.org")))
+    assert mails
+    said = " ".join(f"{m.subject} {m.text_body}" for m in mails)
+    assert "«Спартак»" in said and "Spartacus" not in said, said[:400]

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from engine import registry
 from service.plumbing.db import Game, GameClock, Seat
 from service.plumbing import database
-from tests.web.pages_play import form_values
+from tests.web.pages_play import form_values, user
 from tests.web.support import csrf_from, sign_in_with
 
 #: One option per game that differs from its default, as typed into the form.
@@ -41,8 +41,23 @@ def _count_games(web_sessions) -> int:
 
 def test_the_form_starts_with_the_list_of_games(ann):
     page = ann.get("/games/new").get_data(as_text=True)
-    for name in registry.names():
-        assert f'name="game" value="{name}"' in page and registry.get(name).title in page
+    for name, label in [("pax", "PAX"), ("rom", "Rom: Rise to Power"), ("spartacus", "Spartacus"),
+                        ("spartacus_arena", "Spartacus: arena duel")]:
+        assert f'name="game" value="{name}"' in page and f"> {label}</label>" in page
+    assert set(registry.names()) == {"pax", "rom", "spartacus", "spartacus_arena"}
+
+
+def test_the_list_of_games_speaks_the_readers_language(app, web_sessions):
+    with web_sessions() as s:
+        user(s, "ann@example.org", language="ru")
+        s.commit()
+    ann = app.test_client()
+    sign_in_with(app, ann, "ann@example.org")
+    page = ann.get("/games/new").get_data(as_text=True)
+    assert "> Спартак</label>" in page and "> Спартак: поединок на Арене</label>" in page
+    assert "Spartacus" not in page.split('name="game"', 1)[1].split("</fieldset>", 1)[0]
+    chosen = ann.get("/games/new?game=spartacus").get_data(as_text=True)
+    assert "<strong>Спартак</strong>" in chosen
 
 
 @pytest.mark.parametrize("game_type", registry.names())

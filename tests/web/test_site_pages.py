@@ -96,6 +96,20 @@ def test_the_landing_page_presents_the_games_and_the_ways_to_play(site):
     assert "REST API" in html and "link per answer" in html
 
 
+@pytest.mark.parametrize("language,name,duel", [
+    ("en", "Spartacus", "Spartacus: arena duel"),
+    ("de", "Spartacus", "Spartacus: Arenaduell"),
+    ("ru", "Спартак", "Спартак: поединок на Арене"),
+])
+def test_the_games_are_named_in_the_readers_language(site, language, name, duel):
+    _speak(site, language)
+    html = _text(site.get("/"))
+    assert f">{name}<" in html and duel in html
+    assert f": {name}</h1>" in _text(site.get("/rules/spartacus"))
+    if language == "ru":
+        assert ">Spartacus<" not in html
+
+
 @pytest.mark.parametrize("language,expected", [
     ("de", ("Anmelden", "Deine E-Mail-Adresse", "Römische Brettspiele", "Per E-Mail spielen", "Für Programmierer")),
     ("ru", ("Войти", "Ваш адрес электронной почты", "Игра по почте", "Для программистов")),
@@ -436,3 +450,22 @@ def test_no_english_sentence_of_the_site_is_left_on_german_or_russian_pages(app,
         assert not left, (path, left)
     made = site.post("/settings/tokens", data={"name": "bot", "csrf_token": csrf_from(page.data)})
     assert not [s for s in sentences if s in unescape(_text(made))]
+
+
+@pytest.mark.parametrize("language,names", [
+    ("en", ("All my Spartacus games", ">Spartacus: arena duel<", ">PAX<")),
+    ("ru", ("Все мои игры «Спартак»", ">Спартак: поединок на Арене<", ">Rom: Rise to Power<")),
+])
+def test_standing_orders_name_the_game_types_as_the_reader_does(app, site, signed_in, language, names):
+    from service.play import standing_orders
+    from service.web.automation_pages import EXAMPLE_ORDER
+
+    uid = signed_in("ann@example.org")
+    with database.sessions(app)() as s:
+        standing_orders.create_order(s, s.get(User, uid), rule=EXAMPLE_ORDER, name="", game_type="spartacus")
+        s.get(User, uid).language = language
+        s.commit()
+    html = _text(site.get("/settings/standing-orders"))
+    for words in names:
+        assert words in html
+    assert ">spartacus_arena<" not in html and "All my spartacus games" not in html
