@@ -17,11 +17,12 @@ from service.identity import auth
 from service.play import games
 from service.plumbing.config import Config
 from service.plumbing.db import Game, User
+from service.words import game_names
 
 DEMO_EMAIL = "demo@capua.local"
 DEMO_GAME = "pax"
 DEMO_SEATS = 4
-DEMO_TITLE = "PAX against three bots"
+DEMO_TITLE = game_names.DEMO_TITLE
 
 
 def demo_user(session: Session) -> User:

@@ -2,7 +2,8 @@
 
 A game created without a title is stored with its engine's English name ("Spartacus"), which
 the API hands out as it is.  Pages and mail show such a title as the reader calls the game
-(«Спартак» in Russian); a title its creator chose is theirs and is shown as written.
+(«Спартак» in Russian), and a title Capua gave itself (the demo's) in the reader's words;
+a title its creator chose is theirs and is shown as written.
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ NAMES: dict[str, str] = {
     "spartacus": N_("Spartacus"),
     "spartacus_arena": N_("Spartacus: arena duel"),
 }
+
+#: The demo game's title (``capua demo``), stored in English like any title.
+DEMO_TITLE = N_("PAX against three bots")
+#: Titles Capua gives games itself: messages of the catalogue, read in the reader's language.
+CAPUA_TITLES = frozenset({DEMO_TITLE})
 
 
 def game_name(language: str, game_type: str) -> str:
@@ -39,7 +45,10 @@ def is_default_title(title: Optional[str], game_type: Optional[str]) -> bool:
 
 def title_in(language: str, title: Optional[str], game_type: Optional[str]) -> str:
     """The title a reader of ``language`` sees: the creator's own, else the game's name in
-    the reader's words (a game type without a name here, such as a test's, keeps its title)."""
+    the reader's words (a game type without a name here, such as a test's, keeps its title);
+    a title of :data:`CAPUA_TITLES` in the reader's words."""
     if game_type in NAMES and is_default_title(title, game_type):
         return game_name(language, game_type)
+    if title in CAPUA_TITLES:
+        return i18n.gettext(language, title)
     return title or ""

@@ -143,6 +143,15 @@ COMMANDS: dict[str, str] = {
     "thumbs_down": N_("Thumbs down"),
 }
 
+#: command type -> its words on a button that names a card (``%(card)s``; ``%(where)s``: one of
+#: :data:`DESTINATIONS`): a whole sentence, so a language can put the card in the case it
+#: needs ("Оставить карту «Земля»", not "Оставить Земля").
+CARD_COMMANDS: dict[str, str] = {
+    "assign_card": N_("Place %(card)s %(where)s"),
+    "keep_card": N_("Keep %(card)s"),
+    "lay_card": N_("Lay %(card)s"),
+}
+
 #: where a drawn PAX card may go
 DESTINATIONS: dict[str, str] = {
     "hand": N_("to your hand"),
@@ -173,14 +182,14 @@ def command_label(language: str, command: Mapping[str, Any], card_names: Mapping
     if ctype == "assign_card" and card_name is not None:
         dest = args.get("to")
         where = _(DESTINATIONS[dest], legion=_roman(args.get("legion"))) if dest in DESTINATIONS else str(dest)
-        return f"{_(COMMANDS[ctype])} {card_name} {where}"
+        return _(CARD_COMMANDS[ctype], card=card_name, where=where)
     if ctype == "keep_card" and card_name is not None:
-        label = f"{_(COMMANDS[ctype])} {card_name}"
+        label = _(CARD_COMMANDS[ctype], card=card_name)
         if "push" in args:
             label += " / " + _("push under: %(card)s", card=card_names.get(str(args["push"]), str(args["push"])))
         return label
     if ctype == "lay_card" and card_name is not None:
-        return f"{_(COMMANDS[ctype])} {card_name}"
+        return _(CARD_COMMANDS[ctype], card=card_name)
     if ctype in COMMANDS and not args:
         return _(COMMANDS[ctype])
     words = ctype.replace("_", " ").strip().capitalize()

@@ -140,3 +140,19 @@ def test_the_events_a_mail_leaves_out_are_counted_in_the_readers_grammar(lang, m
     ("ru", "capua.DeadlineExtended", {"by_seat": 0, "hours": 24}, "Ann продлил(а) срок на 24 часа.")])
 def test_capuas_own_events_count_in_the_readers_grammar(lang, etype, data, words):
     assert telling.describe_event(lang, {"type": etype, "data": data}, {0: "Ann"}) == words
+
+
+@pytest.mark.parametrize("lang,keep,lay,place", [
+    ("en", "Keep Land (praedium)", "Lay Land (praedium)", "Place Land (praedium) under the deck"),
+    ("de", "Behalten: Land (praedium)", "Auslegen: Land (praedium)", "Lege Land (praedium) unter den Stapel"),
+    ("ru", "Оставить карту «Земля (praedium)»", "Выложить карту «Земля (praedium)»",
+     "Положить карту «Земля (praedium)» под колоду"),
+])
+def test_a_pax_button_names_its_card_in_a_whole_sentence(lang, keep, lay, place):
+    """Russian puts the card after «карту», in quotes, not in the nominative after the verb
+    ("Оставить Земля")."""
+    names = {"p1": {"en": "Land (praedium)", "de": "Land (praedium)", "ru": "Земля (praedium)"}[lang]}
+    assert telling.command_label(lang, {"type": "keep_card", "args": {"card": "p1"}}, names, "pax") == keep
+    assert telling.command_label(lang, {"type": "lay_card", "args": {"card": "p1"}}, names, "pax") == lay
+    assert telling.command_label(lang, {"type": "assign_card", "args": {"card": "p1", "to": "deck"}}, names,
+                                 "pax") == place

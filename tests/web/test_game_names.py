@@ -101,3 +101,16 @@ def test_an_untitled_game_is_called_as_its_reader_calls_it(app, client, web_sess
     assert mails
     said = " ".join(f"{m.subject} {m.text_body}" for m in mails)
     assert "«Спартак»" in said and "Spartacus" not in said, said[:400]
+
+
+def test_a_title_is_read_in_the_readers_words_only_where_capua_gave_it():
+    from service.words.game_names import DEMO_TITLE, title_in
+
+    assert [title_in(lang, "Spartacus", "spartacus") for lang in ("en", "de", "ru")] == \
+        ["Spartacus", "Spartacus", "Спартак"]
+    assert title_in("ru", "", "spartacus_arena") == "Спартак: поединок на Арене"
+    assert title_in("ru", "Spartacus: Arena duel", "spartacus_arena") == "Спартак: поединок на Арене"
+    assert [title_in(lang, DEMO_TITLE, "pax") for lang in ("en", "de", "ru")] == \
+        ["PAX against three bots", "PAX gegen drei Bots", "PAX против трёх ботов"]
+    assert title_in("ru", "Spartacus at Ann's", "spartacus") == "Spartacus at Ann's"
+    assert title_in("ru", "Count to N", "count") == "Count to N"
