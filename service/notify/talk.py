@@ -320,14 +320,14 @@ def _visible_message(session: Session, game_id: str, seat: int, message_id: Any)
 def _checked_body(body: Any) -> str:
     if not isinstance(body, str) or not body.strip():
         raise InvalidInput("Write something: a message cannot be empty.", code="invalid_message",
-                           details={"field": "body"})
+                           details={"field": "body", "problem": "empty"})
     text = body.replace("\r\n", "\n").replace("\r", "\n").strip()
     if len(text) > MAX_BODY:
         raise InvalidInput(f"A message has at most {MAX_BODY} characters.", code="invalid_message",
-                           details={"field": "body", "max_length": MAX_BODY})
+                           details={"field": "body", "problem": "too_long", "max_length": MAX_BODY})
     if "\x00" in text:
         raise InvalidInput("A message must not contain NUL characters.", code="invalid_message",
-                           details={"field": "body"})
+                           details={"field": "body", "problem": "nul"})
     return text
 
 

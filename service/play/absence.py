@@ -37,6 +37,8 @@ from service.plumbing.statements import run
 #: A declared vacation is at most a year long, and a player keeps at most this many.
 MAX_VACATION_DAYS = 366
 MAX_VACATIONS = 20
+#: A vacation's note is at most this many characters.
+MAX_NOTE = 200
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ def _date(value: Any, field: str) -> dt.date:
         except ValueError:
             pass
     raise InvalidInput(f"{field} must be a date like 2026-12-24.", code="invalid_vacation",
-                       details={"fields": {field: "is not a date"}})
+                       details={"fields": {field: "is not a date"}, "problems": {field: "not_a_date"}})
 
 
 def declare_vacation(session: Session, user: User, starts_on: Any, ends_on: Any, note: str = "",
@@ -175,21 +177,24 @@ def declare_vacation(session: Session, user: User, starts_on: Any, ends_on: Any,
     """Add a vacation (dates inclusive, the player's time zone); refused input changes nothing."""
     start, end = _date(starts_on, "starts_on"), _date(ends_on, "ends_on")
     today = today or clock.local_date(utcnow(), user.timezone)
-    problems = {}
+    problems, kinds = {}, {}  # (the problem in words, and as a key a page translates)
     if end < start:
-        problems["ends_on"] = "is before starts_on"
+        problems["ends_on"], kinds["ends_on"] = "is before starts_on", "before_start"
     elif end < today:
-        problems["ends_on"] = "is in the past"
+        problems["ends_on"], kinds["ends_on"] = "is in the past", "past"
     elif (end - start).days + 1 > MAX_VACATION_DAYS:
-        problems["ends_on"] = f"makes the vacation longer than {MAX_VACATION_DAYS} days"
-    if not isinstance(note, str) or len(note) > 200:
-        problems["note"] = "must be text of at most 200 characters"
+        problems["ends_on"], kinds["ends_on"] = f"makes the vacation longer than {MAX_VACATION_DAYS} days", "too_long"
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        problems["note"], kinds["note"] = f"must be text of at most {MAX_NOTE} characters", "too_long"
     if problems:
         raise InvalidInput("This vacation cannot be declared: " + "; ".join(f"{k} {v}" for k, v in problems.items()),
-                           code="invalid_vacation", details={"fields": problems})
+                           code="invalid_vacation",
+                           details={"fields": problems, "problems": kinds, "max_days": MAX_VACATION_DAYS,
+                                    "max_length": MAX_NOTE})
     count = session.scalar(select(func.count()).select_from(Vacation).where(Vacation.user_id == user.id))
     if count >= MAX_VACATIONS:
-        raise Conflict(f"You already have {MAX_VACATIONS} vacations; delete one first.", code="too_many_vacations")
+        raise Conflict(f"You already have {MAX_VACATIONS} vacations; delete one first.", code="too_many_vacations",
+                       details={"max": MAX_VACATIONS})
     vacation = Vacation(user_id=user.id, starts_on=start, ends_on=end, note=note.strip(), created_at=utcnow())
     session.add(vacation)
     session.flush()

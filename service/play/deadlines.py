@@ -239,14 +239,14 @@ def pause(session: Session, config: Config, game_id: str, user: User, reason: st
     """Stop the game's clock: deadlines keep the time they had left; commands are refused
     with 409 ``game_paused`` until :func:`resume`."""
     if not isinstance(reason, str) or len(reason) > 300:
-        raise InvalidInput("reason must be text of at most 300 characters", details={"field": "reason"})
+        raise InvalidInput("reason must be text of at most 300 characters", details={"field": "reason", "max_length": 300})
     game = _creators_game(session, game_id, user)
     row = session.get(GameClock, game.id)
     if row is None:
         row = GameClock(game_id=game.id, timezone="UTC", weekend_pause=False, bot_after_missed=2, vacation=True)
         session.add(row)
     if row.paused_at is not None:
-        raise Conflict("The game is paused already.", code="game_paused", details={"game_id": game.id})
+        raise Conflict("The game is paused already.", code="game_paused", details={"game_id": game.id, "already": True})
     now = utcnow()
     row.paused_at, row.paused_by = now, user.id
     for decision in _rows(session, game.id):
@@ -280,7 +280,7 @@ def extend(session: Session, config: Config, game_id: str, user: User, hours: An
     """Give ``hours`` more to the open deadlines (of one ``seat`` if given)."""
     if type(hours) is not int or not 1 <= hours <= MAX_CLOCK_HOURS:
         raise InvalidInput(f"hours must be a whole number from 1 to {MAX_CLOCK_HOURS}", code="invalid_clock",
-                           details={"field": "hours"})
+                           details={"field": "hours", "max": MAX_CLOCK_HOURS})
     game = _creators_game(session, game_id, user)
     if seat is not None and (type(seat) is not int or not 0 <= seat < game.seat_count):
         raise InvalidInput(f"seat must be from 0 to {game.seat_count - 1}", code="invalid_seat",

@@ -28,7 +28,7 @@ from service.plumbing import clock, converters
 from service.plumbing.database import config as app_config, session as db_session
 from service.plumbing.errors import Forbidden, InvalidInput, ServiceError
 from service.plumbing.json_input import read_json
-from service.web import schema_forms, site_pages
+from service.web import refusals, schema_forms, site_pages
 from service.words import i18n, telling
 
 bp = Blueprint("notify", __name__)
@@ -87,7 +87,7 @@ def _message(err: ServiceError) -> str:
         "game_paused": i18n.N_("The game is paused by its creator; try again when it is resumed."),
     }
     text = known.get(err.code)
-    return i18n.gettext(_locale(), text) if text else err.message
+    return i18n.gettext(_locale(), text) if text else refusals.refusal(err, _locale())
 
 
 def _label(command: Optional[dict], decision: Optional[dict]) -> str:
@@ -303,7 +303,7 @@ def vacation_declare():
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _vacation_page(user, error=err.message, status=err.status)
+        return _vacation_page(user, error=refusals.refusal(err, _locale()), status=err.status)
     return redirect(url_for("notify.vacation_page"), code=303)
 
 
@@ -318,7 +318,7 @@ def vacation_delete(vacation_id: int):
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _vacation_page(user, error=err.message, status=err.status)
+        return _vacation_page(user, error=refusals.refusal(err, _locale()), status=err.status)
     return redirect(url_for("notify.vacation_page"), code=303)
 
 

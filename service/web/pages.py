@@ -43,7 +43,7 @@ from service.plumbing.config import is_loopback_host
 from service.plumbing.db import Game, Seat
 from service.plumbing.errors import Conflict, InvalidInput, LostRace, ServiceError, StaleVersion
 from service.plumbing.json_input import read_json
-from service.web import boards, schema_forms, setup_form
+from service.web import boards, refusals, schema_forms, setup_form
 from service.words import i18n, seat_marks, telling, terms
 from service.words.i18n import N_
 from service.words.seat_marks import seat_letter
@@ -101,7 +101,7 @@ def game_decline(game_id: str):
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _render_my_games(user, error=err.message, status=err.status)
+        return _render_my_games(user, error=refusals.refusal(err, _language()), status=err.status)
     _notify_committed_mail()
     return redirect(url_for("pages.my_games"), code=303)
 
@@ -146,7 +146,7 @@ def new_game_create():
         s.rollback()
         if game_type not in registry.names():
             return render_template("pages/new_game.html", game_types=setup_form.game_types(), form=None,
-                                   error=err.message), 422
+                                   error=refusals.refusal(err, _language())), 422
         message, field = setup_form.explain(err)
         return _render_new_game(game_type, request.form, error=message, error_field=field, status=422)
     _notify_committed_mail()
@@ -330,7 +330,7 @@ def game_join(game_id: str):
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _render_game(game_id, error=err.message, status=err.status)
+        return _render_game(game_id, error=refusals.refusal(err, _language()), status=err.status)
     _notify_committed_mail()
     return redirect(url_for("pages.game_page", game_id=game_id), code=303)
 
@@ -348,7 +348,7 @@ def game_talk(game_id: str):
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _render_game(game_id, error=err.message, status=err.status)
+        return _render_game(game_id, error=refusals.refusal(err, _language()), status=err.status)
     _notify_committed_mail()
     return redirect(url_for("pages.game_page", game_id=game_id) + "#talk", code=303)
 
@@ -397,7 +397,7 @@ def _clock_action(game_id: str, act):
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _render_game(game_id, error=err.message, status=err.status)
+        return _render_game(game_id, error=refusals.refusal(err, _language()), status=err.status)
     _notify_committed_mail()
     return redirect(url_for("pages.game_page", game_id=game_id) + "#clock", code=303)
 
@@ -628,7 +628,7 @@ def _moved_first() -> str:
 def _page_message(err: ServiceError) -> str:
     if isinstance(err, (StaleVersion, LostRace)):
         return _moved_first()
-    return err.message
+    return refusals.refusal(err, _language())
 
 
 def _notify_committed_mail() -> None:

@@ -1,0 +1,99 @@
+"""A service's refusal as a page tells it: in the reader's language.
+
+The service refuses in English, for the API and the log.  A page that shows a refusal (a
+form sent back with the reason: joining a game, table talk, the creator's clock controls,
+"I am back", a vacation) looks its code up here and fills the sentence from the error's
+details, so a German or Russian page never shows an English sentence for what its own
+forms can meet.  A code this table does not know keeps the service's sentence.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from service.plumbing.errors import ServiceError
+from service.words import i18n
+from service.words.i18n import N_
+from service.words.seat_marks import seat_letter
+
+#: code -> the refusal's sentence (placeholders filled by :func:`_params`).
+BY_CODE: dict[str, str] = {
+    "game_started": N_("This game has already started."),
+    "already_seated": N_("You already hold a seat in this game."),
+    "game_full": N_("Every seat of this game is taken or reserved."),
+    "seat_taken": N_("Seat %(seat)s is taken."),
+    "seat_reserved": N_("Seat %(seat)s is reserved for an invited player."),
+    "invalid_seat": N_("There is no such seat in this game."),
+    "not_seated": N_("You hold no seat in this game."),
+    "not_found": N_("There is no such game."),
+    "game_over": N_("The game has ended."),
+    "game_not_started": N_("The game has not started: seats are still open."),
+    "game_paused": N_("The game is paused by its creator; try again when it is resumed."),
+    "game_not_paused": N_("The game is not paused."),
+    "no_open_deadline": N_("No open deadline to extend."),
+    "not_creator": N_("Only the game's creator may do this."),
+    "not_taken_over": N_("The bot does not play your seat; nothing to take back."),
+    "invalid_recipients": N_("Choose players of this game who can read the message."),
+    "message_not_found": N_("There is no such message for you in this game."),
+    "too_many_vacations": N_("You already have %(max)s vacations; delete one first."),
+    "vacation_not_found": N_("There is no such vacation of yours."),
+}
+
+#: (code, the detail that tells which) -> its sentence, where one code covers several refusals.
+BY_DETAIL: dict[tuple[str, str], str] = {
+    ("game_paused", "already"): N_("The game is paused already."),
+    ("invalid_message", "empty"): N_("Write something: a message cannot be empty."),
+    ("invalid_message", "too_long"): N_("A message has at most %(max_length)s characters."),
+    ("invalid_message", "nul"): N_("A message must not contain NUL characters."),
+    ("invalid_clock", "hours"): N_("Extend by a whole number of hours from 1 to %(max)s."),
+    ("invalid_input", "reason"): N_("The reason is at most %(max_length)s characters long."),
+}
+
+#: A vacation's problems, by field and problem (``details["problems"]``).
+VACATION: dict[tuple[str, str], str] = {
+    ("starts_on", "not_a_date"): N_("The first day must be a date like 2026-12-24."),
+    ("ends_on", "not_a_date"): N_("The last day must be a date like 2026-12-24."),
+    ("ends_on", "before_start"): N_("The last day is before the first."),
+    ("ends_on", "past"): N_("The last day is in the past."),
+    ("ends_on", "too_long"): N_("A vacation lasts at most %(max_days)s days."),
+    ("note", "too_long"): N_("The note is at most %(max_length)s characters long."),
+}
+
+
+def refusal(err: ServiceError, language: str) -> str:
+    """``err`` as a page in ``language`` tells it (the service's sentence for a code not known here)."""
+    details = err.details if isinstance(err.details, Mapping) else {}
+    _ = i18n.translator(language)
+    if err.code == "invalid_vacation" and isinstance(details.get("problems"), Mapping):
+        said = [_(VACATION[(field, kind)], **_params(details))
+                for field, kind in details["problems"].items() if (field, kind) in VACATION]
+        if said:
+            return " ".join(said)
+    which = _which(err.code, details)
+    if which is not None and (err.code, which) in BY_DETAIL:
+        return _(BY_DETAIL[(err.code, which)], **_params(details))
+    if err.code in BY_CODE:
+        return _(BY_CODE[err.code], **_params(details))
+    return err.message
+
+
+def _which(code: str, details: Mapping[str, Any]) -> Any:
+    """The detail that tells one refusal of ``code`` from another (see :data:`BY_DETAIL`)."""
+    if code == "game_paused":
+        return "already" if details.get("already") else None
+    if code == "invalid_message":
+        return details.get("problem")
+    return details.get("field")
+
+
+_SHOWN: dict[str, Callable[[Any], Any]] = {"seat": seat_letter}
+
+
+def _params(details: Mapping[str, Any]) -> dict[str, Any]:
+    """The placeholders a sentence may use, from the error's details (a seat as its letter);
+    every one present, so a sentence never lacks one it names."""
+    out: dict[str, Any] = {"seat": "?", "max": "?", "max_length": "?", "max_days": "?"}
+    for key, value in details.items():
+        if key in out and isinstance(value, (int, str)):
+            out[key] = _SHOWN.get(key, lambda v: v)(value)
+    return out
