@@ -57,6 +57,9 @@ log = logging.getLogger(__name__)
 #: stays within the countdown the broker allows for (``worker.celery_app.LONGEST_COUNTDOWN``).
 ETA_HORIZON = dt.timedelta(seconds=60)
 
+#: The reason a creator gives for a pause is at most this many characters.
+MAX_REASON = 300
+
 
 def claim_timeout(config: Config) -> dt.timedelta:
     """How old a deadline claim must be before it can only belong to a dead worker: the
@@ -238,8 +241,9 @@ def _rows(session: Session, game_id: str) -> list[OpenDecision]:
 def pause(session: Session, config: Config, game_id: str, user: User, reason: str = "") -> Game:
     """Stop the game's clock: deadlines keep the time they had left; commands are refused
     with 409 ``game_paused`` until :func:`resume`."""
-    if not isinstance(reason, str) or len(reason) > 300:
-        raise InvalidInput("reason must be text of at most 300 characters", details={"field": "reason", "max_length": 300})
+    if not isinstance(reason, str) or len(reason) > MAX_REASON:
+        raise InvalidInput(f"reason must be text of at most {MAX_REASON} characters",
+                           details={"field": "reason", "max_length": MAX_REASON})
     game = _creators_game(session, game_id, user)
     row = session.get(GameClock, game.id)
     if row is None:
