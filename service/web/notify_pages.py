@@ -76,18 +76,8 @@ def _refused(err: ServiceError, link: Optional[action_links.ActionLink] = None):
 
 
 def _message(err: ServiceError) -> str:
-    """The refusal in the visitor's language when Capua knows the code."""
-    known = {
-        "link_invalid": i18n.N_("This link is not valid: it may have been cut short or changed."),
-        "link_expired": i18n.N_("This link has expired."),
-        "link_used": i18n.N_("This link has already been used."),
-        "decision_closed": i18n.N_("This decision is no longer open: it was answered, or its deadline passed."),
-        "option_gone": i18n.N_("That answer is no longer possible; choose again."),
-        "invitation_closed": i18n.N_("This invitation is no longer open."),
-        "game_paused": i18n.N_("The game is paused by its creator; try again when it is resumed."),
-    }
-    text = known.get(err.code)
-    return i18n.gettext(_locale(), text) if text else refusals.refusal(err, _locale())
+    """The refusal in the visitor's language (:func:`service.web.refusals.refusal`)."""
+    return refusals.refusal(err, _locale())
 
 
 def _label(command: Optional[dict], decision: Optional[dict]) -> str:

@@ -2,7 +2,7 @@
 
 The service refuses in English, for the API and the log.  A page that shows a refusal (a
 form sent back with the reason: joining a game, table talk, the creator's clock controls,
-"I am back", a vacation) looks its code up here and fills the sentence from the error's
+"I am back", a vacation; a link from a mail that no longer works) looks its code up here and fills the sentence from the error's
 details, so a German or Russian page never shows an English sentence for what its own
 forms can meet.  A code this table does not know keeps the service's sentence.
 """
@@ -18,6 +18,14 @@ from service.words.seat_marks import seat_letter
 
 #: code -> the refusal's sentence (placeholders filled by :func:`_params`).
 BY_CODE: dict[str, str] = {
+    # a link from a mail (``/act``, ``/unsubscribe``)
+    "link_invalid": N_("This link is not valid: it may have been cut short or changed."),
+    "link_expired": N_("This link has expired."),
+    "link_used": N_("This link has already been used."),
+    "decision_closed": N_("This decision is no longer open: it was answered, or its deadline passed."),
+    "option_gone": N_("That answer is no longer possible; choose again."),
+    "invitation_closed": N_("This invitation is no longer open."),
+    # a game and its seats, its table talk and its clock
     "game_started": N_("This game has already started."),
     "already_seated": N_("You already hold a seat in this game."),
     "game_full": N_("Every seat of this game is taken or reserved."),
