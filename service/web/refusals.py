@@ -2,9 +2,10 @@
 
 The service refuses in English, for the API and the log.  A page that shows a refusal (a
 form sent back with the reason: joining a game, table talk, the creator's clock controls,
-"I am back", a vacation; a link from a mail that no longer works) looks its code up here and fills the sentence from the error's
-details, so a German or Russian page never shows an English sentence for what its own
-forms can meet.  A code this table does not know keeps the service's sentence.
+"I am back", a vacation; a link from a mail that no longer works) looks its code up here
+and fills the sentence from the error's details, so a German or Russian page never shows
+an English sentence for what its own forms can meet.  A code this table does not know
+keeps the service's sentence.
 """
 
 from __future__ import annotations
