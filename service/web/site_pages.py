@@ -48,7 +48,7 @@ DISPLAY_NAME_MAX = 80
 class GameInfo:
     """How the site introduces one game type: one line, and the documents of its full rules
     (the first one is the game's own; the others follow on the same page).  Its name is
-    :data:`service.words.game_names.NAMES`'."""
+    :data:`service.words.game_names.NAMES`."""
 
     blurb: str
     docs: tuple[str, ...]
