@@ -174,7 +174,8 @@ def update_preferences(session: Session, user: User, changes: Any) -> Preference
     if (merged_quiet[0] is None) != (merged_quiet[1] is None) or (None not in merged_quiet
                                                                   and merged_quiet[0] == merged_quiet[1]):
         raise InvalidInput("Quiet hours need a start and a different end hour (or neither).",
-                           code="invalid_preferences", details={"fields": {"quiet_start": "needs quiet_end"}})
+                           code="invalid_preferences",
+                           details={"fields": {"quiet_start": "needs quiet_end"}, "problem": "quiet_hours"})
     for name, value in changes.items():
         if name == "language":
             user.language = value

@@ -417,7 +417,7 @@ def _checked_url(config: Config, url: Any) -> str:
     try:
         netguard.check_registration(url, allow_private=config.webhooks_allow_private)
     except netguard.AddressRefused as err:
-        raise InvalidInput(err.message, code=err.code, details={"field": "url"}) from None
+        raise InvalidInput(err.message, code=err.code, details={"field": "url", **err.details()}) from None
     return url
 
 

@@ -40,12 +40,25 @@ MAX_URL_LENGTH = 2000
 
 
 class AddressRefused(Exception):
-    """The URL or one of its addresses may not be reached; ``code`` names why."""
+    """The URL or one of its addresses may not be reached; ``code`` names the kind of
+    refusal, ``reason`` which one (``too_long``, ``spaces``, ``unreadable``, ``scheme``,
+    ``credentials``, ``no_host``, ``port_zero``, ``fragment``, ``internal_name``,
+    ``not_a_host``, ``cannot_receive``, ``not_public``; a name resolving to an address refused
+    so: ``resolves_cannot_receive``, ``resolves_not_public``, ``resolves_badly``) and ``values``
+    what the sentence names (``host``, ``address``, ``max_length``), for a page to say it
+    in its reader's language."""
 
-    def __init__(self, message: str, code: str = "forbidden_address") -> None:
+    def __init__(self, message: str, code: str = "forbidden_address", reason: str = "",
+                 **values: object) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
+        self.reason = reason
+        self.values = values
+
+    def details(self) -> dict:
+        """What an API error carries of this refusal beyond its sentence."""
+        return {"reason": self.reason, **self.values} if self.reason else {}
 
 
 @dataclass(frozen=True)
@@ -68,31 +81,35 @@ def check_url(url: object, *, allow_private: bool) -> SplitResult:
     """
     if not isinstance(url, str) or not url or len(url) > MAX_URL_LENGTH:
         raise AddressRefused(f"a webhook URL is an http(s) address of at most {MAX_URL_LENGTH} characters",
-                             code="invalid_url")
+                             code="invalid_url", reason="too_long", max_length=MAX_URL_LENGTH)
     if any(ord(ch) <= 0x20 or ord(ch) == 0x7F for ch in url):
-        raise AddressRefused("a webhook URL must not contain spaces or control characters", code="invalid_url")
+        raise AddressRefused("a webhook URL must not contain spaces or control characters", code="invalid_url",
+                             reason="spaces")
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise AddressRefused("the webhook URL cannot be read", code="invalid_url") from None
+        raise AddressRefused("the webhook URL cannot be read", code="invalid_url",
+                             reason="unreadable") from None
     if parts.scheme not in ("http", "https"):
-        raise AddressRefused("a webhook URL must start with https:// (or http://)", code="invalid_url")
+        raise AddressRefused("a webhook URL must start with https:// (or http://)", code="invalid_url",
+                             reason="scheme")
     if parts.username is not None or parts.password is not None:
         raise AddressRefused("a webhook URL must not carry a user name or password; verify the signature instead",
-                             code="invalid_url")
+                             code="invalid_url", reason="credentials")
     host = (parts.hostname or "").rstrip(".")
     if not host:
-        raise AddressRefused("the webhook URL has no host", code="invalid_url")
+        raise AddressRefused("the webhook URL has no host", code="invalid_url", reason="no_host")
     if port == 0:
-        raise AddressRefused("the webhook URL has port 0", code="invalid_url")
+        raise AddressRefused("the webhook URL has port 0", code="invalid_url", reason="port_zero")
     if parts.fragment:
-        raise AddressRefused("a webhook URL has no #fragment", code="invalid_url")
+        raise AddressRefused("a webhook URL has no #fragment", code="invalid_url", reason="fragment")
     literal = _literal_address(host)
     if literal is not None:
         check_address(literal, allow_private=allow_private)
     elif not allow_private and (host in _INTERNAL_NAMES or host.endswith(_INTERNAL_SUFFIXES)):
-        raise AddressRefused(f"{host} is an internal name; webhooks go to public addresses only")
+        raise AddressRefused(f"{host} is an internal name; webhooks go to public addresses only",
+                             reason="internal_name", host=host[:100])
     return parts
 
 
@@ -112,13 +129,14 @@ def check_address(address: IPAddress, *, allow_private: bool) -> None:
     """Refuse ``address`` unless it is public (or private addresses are allowed)."""
     judged = _embedded_ipv4(address) or address
     if judged.is_unspecified or judged.is_multicast:
-        raise AddressRefused(f"{address} cannot receive webhooks")
+        raise AddressRefused(f"{address} cannot receive webhooks", reason="cannot_receive", address=str(address))
     if allow_private:
         return
     if not judged.is_global:
         kind = ("loopback" if judged.is_loopback else "link-local" if judged.is_link_local
                 else "private" if judged.is_private else "reserved")
-        raise AddressRefused(f"{address} is a {kind} address; webhooks go to public addresses only")
+        raise AddressRefused(f"{address} is a {kind} address; webhooks go to public addresses only",
+                             reason="not_public", address=str(address))
 
 
 def system_resolver(host: str, port: int) -> list[str]:
@@ -126,7 +144,8 @@ def system_resolver(host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
     except UnicodeError:
-        raise AddressRefused(f"{host[:100]} is not a host name", code="invalid_url") from None
+        raise AddressRefused(f"{host[:100]} is not a host name", code="invalid_url", reason="not_a_host",
+                             host=host[:100]) from None
     return list(dict.fromkeys(info[4][0] for info in infos))
 
 
@@ -154,11 +173,13 @@ def resolve_checked(url: str, *, allow_private: bool) -> Target:
         try:
             address = ipaddress.ip_address(raw.split("%", 1)[0])
         except ValueError:
-            raise AddressRefused(f"{host} resolved to an unreadable address {raw!r}") from None
+            raise AddressRefused(f"{host} resolved to an unreadable address {raw!r}", reason="resolves_badly",
+                                 host=host[:100]) from None
         try:
             check_address(address, allow_private=allow_private)
         except AddressRefused as err:
-            raise AddressRefused(f"{host} resolves to {address}: {err.message}") from None
+            raise AddressRefused(f"{host} resolves to {address}: {err.message}", reason=f"resolves_{err.reason}",
+                                 **{**err.values, "host": host[:100]}) from None
     path = parts.path or "/"
     if parts.query:
         path = f"{path}?{parts.query}"

@@ -20,6 +20,7 @@ from service.play import standing_orders
 from service.plumbing.database import config as app_config, session as db_session
 from service.plumbing.errors import InvalidInput, ServiceError
 from service.plumbing.json_input import BadJson, read_json
+from service.web import refusals
 from service.words import i18n
 
 bp = Blueprint("automation", __name__, url_prefix="/settings")
@@ -43,7 +44,7 @@ def _user_or_signin():
 @bp.app_template_filter("disabled_reason")
 def disabled_reason(endpoint) -> str:
     """Why a webhook endpoint was turned off, in the page's language (stored as a code)."""
-    return webhooks.disabled_reason_text(endpoint, i18n.language_or_default(str(get_locale())))
+    return webhooks.disabled_reason_text(endpoint, _language())
 
 
 @bp.get("/webhooks")
@@ -70,7 +71,7 @@ def webhooks_create():
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return webhooks_page(error=err.message, form=form, status=err.status)
+        return webhooks_page(error=_refusal(err), form=form, status=err.status)
     return redirect(url_for("automation.webhook_page", endpoint_id=endpoint.id), code=303)
 
 
@@ -116,7 +117,7 @@ def webhook_action(endpoint_id: int, action: str):
         s.rollback()
         if err.status == 404:
             raise
-        return webhook_page(endpoint_id, error=err.message, status=err.status)
+        return webhook_page(endpoint_id, error=_refusal(err), status=err.status)
     return redirect(url_for("automation.webhook_page", endpoint_id=endpoint_id), code=303)
 
 
@@ -152,14 +153,14 @@ def orders_create():
             rule = read_json(form["rule"], what="The rule")
         except BadJson:
             raise InvalidInput(_("The rule is not readable JSON."), code="invalid_standing_order",
-                               details={"fields": {"rule": [_("Not JSON.")]}}) from None
+                               details={"fields": {"rule": [_("Not JSON.")]}, "problem": "not_json"}) from None
         standing_orders.create_order(s, user, rule=rule, name=form["name"], game_id=form["game_id"] or None,
                                      game_type=form["game_type"] or None)
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return orders_page(error=err.message, problems=err.details.get("fields") or {}, form=form,
-                           status=err.status)
+        return orders_page(error=_refusal(err), problems=refusals.standing_order_problems(err, _language()),
+                           form=form, status=err.status)
     return redirect(url_for("automation.orders_page"), code=303)
 
 
@@ -182,11 +183,20 @@ def order_action(order_id: int, action: str):
         s.rollback()
         if err.status == 404:
             raise
-        return orders_page(error=err.message, status=err.status)
+        return orders_page(error=_refusal(err), status=err.status)
     back = request.form.get("back", "")
     if back and len(back) <= 32 and back.replace("-", "").replace("_", "").isalnum():  # a game page's own button
         return redirect(url_for("pages.game_page", game_id=back) + "#my-orders", code=303)
     return redirect(url_for("automation.orders_page"), code=303)
+
+
+def _language() -> str:
+    return i18n.language_or_default(str(get_locale()))
+
+
+def _refusal(err: ServiceError) -> str:
+    """``err`` as the page's reader reads it (:mod:`service.web.refusals`)."""
+    return refusals.refusal(err, _language())
 
 
 def _form_int(name: str) -> int:

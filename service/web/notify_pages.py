@@ -251,7 +251,7 @@ def preferences_save():
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _preferences_page(user, error=err.message, status=err.status)
+        return _preferences_page(user, error=refusals.refusal(err, _locale()), status=err.status)
     g.pop("capua_locale", None)
     return _preferences_page(user, saved=True)
 

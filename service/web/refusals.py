@@ -2,10 +2,12 @@
 
 The service refuses in English, for the API and the log.  A page that shows a refusal (a
 form sent back with the reason: joining a game, table talk, the creator's clock controls,
-"I am back", a vacation; a link from a mail that no longer works) looks its code up here
-and fills the sentence from the error's details, so a German or Russian page never shows
-an English sentence for what its own forms can meet.  A code this table does not know
-keeps the service's sentence.
+"I am back", a vacation, the notification settings, a webhook, a standing order; a link
+from a mail that no longer works) looks its code up here and fills the sentence from the
+error's details, so a German or Russian page never shows an English sentence for what its
+own forms can meet.  A code this table does not know keeps the service's sentence; so do
+the problems of a standing order's rule, which name its JSON fields and syntax and are
+listed as the API lists them.
 """
 
 from __future__ import annotations
@@ -46,6 +48,17 @@ BY_CODE: dict[str, str] = {
     "message_not_found": N_("There is no such message for you in this game."),
     "too_many_vacations": N_("You already have %(max)s vacations; delete one first."),
     "vacation_not_found": N_("There is no such vacation of yours."),
+    # notification settings (a field the table below does not know)
+    "invalid_preferences": N_("Some settings are not valid; check the form."),
+    # webhooks and standing orders
+    "invalid_url": N_("This is not a webhook address Capua can send to."),
+    "forbidden_address": N_("Webhooks go to public addresses only."),
+    "invalid_event_types": N_("Choose at least one kind of event from the list."),
+    "too_many_webhooks": N_("You have %(limit)s webhooks already; delete one first."),
+    "webhook_disabled": N_("This webhook is turned off; turn it on first."),
+    "delivery_in_progress": N_("This message is being sent right now; try again in a moment."),
+    "invalid_standing_order": N_("This standing order is not valid; the problems are listed below."),
+    "too_many_standing_orders": N_("You have %(limit)s standing orders already; delete one first."),
 }
 
 #: (code, the detail that tells which) -> its sentence, where one code covers several refusals.
@@ -56,6 +69,53 @@ BY_DETAIL: dict[tuple[str, str], str] = {
     ("invalid_message", "nul"): N_("A message must not contain NUL characters."),
     ("invalid_clock", "hours"): N_("Extend by a whole number of hours from 1 to %(max)s."),
     ("invalid_input", "reason"): N_("The reason is at most %(max_length)s characters long."),
+    ("invalid_input", "description"): N_("A description is at most 200 characters long."),
+    ("invalid_preferences", "quiet_hours"): N_("Quiet hours need a start and a different end hour, or neither."),
+    ("invalid_standing_order", "not_json"): N_("The rule is not readable JSON."),
+}
+
+#: A refused notification setting, by field (``details["fields"]`` of ``invalid_preferences``).
+PREFERENCES: dict[str, str] = {
+    "act_delivery": N_("Choose when mail comes: at once, in the daily digest or never."),
+    "info_delivery": N_("Choose when mail comes: at once, in the daily digest or never."),
+    "digest_hour": N_("The daily digest comes at a whole hour from 0 to 23."),
+    "quiet_start": N_("Quiet hours are whole hours from 0 to 23."),
+    "quiet_end": N_("Quiet hours are whole hours from 0 to 23."),
+    "reminder_lead_hours": N_("A reminder comes 0 to 168 whole hours before a deadline (empty: scaled to the "
+                              "game's clock)."),
+    "language": N_("Choose one of the languages offered."),
+    "timezone": N_("Choose a time zone from the list."),
+}
+
+#: Why a webhook's address was refused (``details["reason"]`` of ``invalid_url`` and
+#: ``forbidden_address``: :class:`service.plumbing.netguard.AddressRefused`).
+WEBHOOK_ADDRESS: dict[str, str] = {
+    "too_long": N_("A webhook's address is an http(s) URL of at most %(max_length)s characters."),
+    "spaces": N_("A webhook's address must not contain spaces or control characters."),
+    "unreadable": N_("This webhook address cannot be read."),
+    "scheme": N_("A webhook's address starts with https:// (or http://)."),
+    "credentials": N_("A webhook's address carries no user name or password; check the messages' signature "
+                      "instead."),
+    "no_host": N_("This webhook address names no host."),
+    "port_zero": N_("This webhook address has port 0."),
+    "fragment": N_("A webhook's address has no #fragment."),
+    "internal_name": N_("%(host)s is an internal name; webhooks go to public addresses only."),
+    "not_a_host": N_("%(host)s is not a host name."),
+    "cannot_receive": N_("%(address)s cannot receive webhooks."),
+    "not_public": N_("%(address)s is not a public address; webhooks go to public addresses only."),
+    "resolves_cannot_receive": N_("%(host)s resolves to %(address)s, which cannot receive webhooks."),
+    "resolves_not_public": N_("%(host)s resolves to %(address)s, which is not a public address; webhooks go to "
+                              "public addresses only."),
+    "resolves_badly": N_("%(host)s resolves to an address that cannot be read."),
+}
+
+#: A standing order's fields the form fills (``details["fields"]`` of
+#: ``invalid_standing_order``); the problems of the rule itself, which name its JSON
+#: fields and syntax, are listed as the API says them.
+STANDING_ORDER_FIELDS: dict[str, str] = {
+    "name": N_("A name is text of at most 80 characters."),
+    "game_type": N_("Choose the kind of game the order is for; for one game, its own kind."),
+    "position": N_("A position is a whole number from -1000 to 1000."),
 }
 
 #: A vacation's problems, by field and problem (``details["problems"]``).
@@ -78,6 +138,13 @@ def refusal(err: ServiceError, language: str) -> str:
                 for field, kind in details["problems"].items() if (field, kind) in VACATION]
         if said:
             return " ".join(said)
+    if err.code in ("invalid_url", "forbidden_address") and details.get("reason") in WEBHOOK_ADDRESS:
+        return _(WEBHOOK_ADDRESS[details["reason"]], **_params(details))
+    if err.code == "invalid_preferences" and details.get("problem") is None \
+            and isinstance(details.get("fields"), Mapping):
+        said = list(dict.fromkeys(_(PREFERENCES[field]) for field in details["fields"] if field in PREFERENCES))
+        if said:
+            return " ".join(said)
     which = _which(err.code, details)
     if which is not None and (err.code, which) in BY_DETAIL:
         return _(BY_DETAIL[(err.code, which)], **_params(details))
@@ -86,11 +153,23 @@ def refusal(err: ServiceError, language: str) -> str:
     return err.message
 
 
+def standing_order_problems(err: ServiceError, language: str) -> dict[str, list[str]]:
+    """The problems of a refused standing order, by field, as its page lists them: the
+    fields of the form in ``language``, the rule's own as the service said them."""
+    details = err.details if isinstance(err.details, Mapping) else {}
+    fields = details.get("fields")
+    if not isinstance(fields, Mapping):
+        return {}
+    _ = i18n.translator(language)
+    return {str(where): [_(STANDING_ORDER_FIELDS[where])] if where in STANDING_ORDER_FIELDS else [said] if isinstance(said, str) else list(said)
+            for where, said in fields.items()}
+
+
 def _which(code: str, details: Mapping[str, Any]) -> Any:
     """The detail that tells one refusal of ``code`` from another (see :data:`BY_DETAIL`)."""
     if code == "game_paused":
         return "already" if details.get("already") else None
-    if code == "invalid_message":
+    if code in ("invalid_message", "invalid_preferences", "invalid_standing_order"):
         return details.get("problem")
     return details.get("field")
 
@@ -101,7 +180,8 @@ _SHOWN: dict[str, Callable[[Any], Any]] = {"seat": seat_letter}
 def _params(details: Mapping[str, Any]) -> dict[str, Any]:
     """The placeholders a sentence may use, from the error's details (a seat as its letter);
     every one present, so a sentence never lacks one it names."""
-    out: dict[str, Any] = {"seat": "?", "max": "?", "max_length": "?", "max_days": "?"}
+    out: dict[str, Any] = {"seat": "?", "max": "?", "max_length": "?", "max_days": "?", "limit": "?", "host": "?",
+                           "address": "?"}
     for key, value in details.items():
         if key in out and isinstance(value, (int, str)):
             out[key] = _SHOWN.get(key, lambda v: v)(value)

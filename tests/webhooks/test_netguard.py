@@ -17,6 +17,9 @@ def test_internal_addresses_are_refused_at_registration(url):
     with pytest.raises(netguard.AddressRefused) as refused:
         netguard.check_url(url, allow_private=False)
     assert refused.value.code == "forbidden_address"
+    # a page says why in its reader's language: the reason and what it names come along
+    assert refused.value.reason in ("not_public", "cannot_receive", "internal_name")
+    assert set(refused.value.details()) - {"reason"} in ({"address"}, {"host"})
 
 
 @pytest.mark.parametrize("url", [
@@ -27,6 +30,15 @@ def test_malformed_urls_are_refused(url):
     with pytest.raises(netguard.AddressRefused) as refused:
         netguard.check_url(url, allow_private=False)
     assert refused.value.code == "invalid_url"
+    assert refused.value.reason in ("scheme", "credentials", "no_host", "port_zero", "spaces", "too_long", "fragment")
+
+
+def test_a_name_resolving_to_a_private_address_says_both(monkeypatch):
+    monkeypatch.setattr(netguard, "resolver", lambda host, port: ["10.0.0.7"])
+    with pytest.raises(netguard.AddressRefused) as refused:
+        netguard.resolve_checked("https://hooks.example.com/x", allow_private=False)
+    assert refused.value.details() == {"reason": "resolves_not_public", "address": "10.0.0.7",
+                                       "host": "hooks.example.com"}
 
 
 def test_public_addresses_and_names_pass():

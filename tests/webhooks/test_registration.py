@@ -109,4 +109,6 @@ def test_a_name_that_does_not_resolve_yet_is_accepted_and_checked_at_send_time(a
 
 def test_a_host_name_the_resolver_cannot_encode_is_invalid(app, ann, monkeypatch):
     _refusing_private(app, monkeypatch)
-    assert_error(ann.post("webhooks", json={"url": "https://" + "a" * 70 + ".example.com/"}), 422, "invalid_url")
+    refused = assert_error(ann.post("webhooks", json={"url": "https://" + "a" * 70 + ".example.com/"}), 422,
+                           "invalid_url")
+    assert refused["details"]["reason"] == "not_a_host" and refused["details"]["field"] == "url"
