@@ -15,7 +15,8 @@ the link's player's for ``/act`` and ``/unsubscribe``, else the browser's.
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from types import SimpleNamespace
+from typing import Any, Mapping, Optional
 
 from flask import Blueprint, Flask, g, redirect, render_template, request, url_for
 from flask_babel import Babel
@@ -222,10 +223,24 @@ def preferences_form():
     return _preferences_page(user)
 
 
-def _preferences_page(user, error: Optional[str] = None, status: int = 200, saved: bool = False):
-    return render_template("notify/preferences.html", prefs=settings.preferences(db_session(), user),
+def _preferences_page(user, error: Optional[str] = None, status: int = 200, saved: bool = False,
+                      sent: Optional[Mapping[str, str]] = None):
+    """The settings form: the stored settings, or after a refused save what was sent, so
+    nothing typed is lost."""
+    prefs = settings.preferences(db_session(), user)
+    if sent is not None:
+        prefs = SimpleNamespace(**{**vars(prefs), **{name: (sent.get(name) or None) if name in _OPTIONAL_HOURS
+                                                       else sent.get(name, "") for name in _SENT_FIELDS},
+                                   "email_enabled": sent.get("email_enabled") == "1"})
+    return render_template("notify/preferences.html", prefs=prefs,
                            languages=i18n.LANGUAGE_NAMES, zones=clock.common_time_zones(),
                            modes=settings.DELIVERY_MODES, error=error, saved=saved), status
+
+
+#: The form's fields shown back as sent after a refusal; those that may be left empty.
+_SENT_FIELDS = ("act_delivery", "info_delivery", "digest_hour", "quiet_start", "quiet_end", "reminder_lead_hours",
+                "language", "timezone")
+_OPTIONAL_HOURS = ("quiet_start", "quiet_end", "reminder_lead_hours")
 
 
 @bp.post("/settings/notifications")
@@ -251,7 +266,7 @@ def preferences_save():
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _preferences_page(user, error=refusals.refusal(err, _locale()), status=err.status)
+        return _preferences_page(user, error=refusals.refusal(err, _locale()), status=err.status, sent=form)
     g.pop("capua_locale", None)
     return _preferences_page(user, saved=True)
 
@@ -276,9 +291,10 @@ def vacation_page():
     return _vacation_page(user)
 
 
-def _vacation_page(user, error: Optional[str] = None, status: int = 200):
-    return render_template("notify/vacation.html",
-                           summary=absence.vacation_summary(db_session(), app_config(), user), error=error), status
+def _vacation_page(user, error: Optional[str] = None, status: int = 200, sent: Optional[Mapping[str, str]] = None):
+    """The vacations and the form to declare one: empty, or after a refusal as it was sent."""
+    return render_template("notify/vacation.html", summary=absence.vacation_summary(db_session(), app_config(), user),
+                           error=error, sent=sent or {}), status
 
 
 @bp.post("/settings/vacation")
@@ -293,7 +309,9 @@ def vacation_declare():
         s.commit()
     except ServiceError as err:
         s.rollback()
-        return _vacation_page(user, error=refusals.refusal(err, _locale()), status=err.status)
+        return _vacation_page(user, error=refusals.refusal(err, _locale()), status=err.status,
+                              sent={name: request.form.get(name, "")[:200]
+                                    for name in ("starts_on", "ends_on", "note")})
     return redirect(url_for("notify.vacation_page"), code=303)
 
 

@@ -161,8 +161,13 @@ def standing_order_problems(err: ServiceError, language: str) -> dict[str, list[
     if not isinstance(fields, Mapping):
         return {}
     _ = i18n.translator(language)
-    return {str(where): [_(STANDING_ORDER_FIELDS[where])] if where in STANDING_ORDER_FIELDS else [said] if isinstance(said, str) else list(said)
-            for where, said in fields.items()}
+    problems: dict[str, list[str]] = {}
+    for where, said in fields.items():
+        if where in STANDING_ORDER_FIELDS:
+            problems[str(where)] = [_(STANDING_ORDER_FIELDS[where])]
+        else:
+            problems[str(where)] = [said] if isinstance(said, str) else list(said)
+    return problems
 
 
 def _which(code: str, details: Mapping[str, Any]) -> Any:

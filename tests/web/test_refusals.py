@@ -105,6 +105,8 @@ def test_a_vacation_that_cannot_be_declared_says_why_in_russian(app, web_session
     text = read_text(answer.data)
     assert answer.status_code == 422 and "Последний день раньше первого." in text
     assert "starts_on" not in text and "cannot be declared" not in text
+    html = answer.get_data(as_text=True)
+    assert 'value="2030-05-10"' in html and 'value="2030-05-01"' in html  # what was typed is kept
 
 
 def test_quiet_hours_without_an_end_are_refused_in_german(app, web_sessions):
@@ -116,6 +118,9 @@ def test_quiet_hours_without_an_end_are_refused_in_german(app, web_sessions):
     assert answer.status_code == 422
     assert "Die Ruhezeit braucht eine Anfangsstunde und eine andere Endstunde, oder keine von beiden." in text
     assert "Quiet hours" not in text
+    # what was typed is shown again, not the stored settings
+    assert 'name="quiet_start" min="0" max="23" value="22"' in answer.get_data(as_text=True)
+    assert 'name="quiet_end" min="0" max="23" value=""' in answer.get_data(as_text=True)
     missing = _post(ann, "/settings/notifications", "/settings/notifications", act_delivery="immediate",
                     info_delivery="digest", digest_hour="", language="de", timezone="UTC")
     assert missing.status_code == 422
@@ -148,6 +153,7 @@ def test_a_standing_order_is_refused_in_german_with_the_rules_problems_as_listed
                   game_type="pax")
     assert named.status_code == 422
     assert "Ein Name ist ein Text von höchstens 80 Zeichen." in read_text(named.data)
-    not_json = _post(ann, "/settings/standing-orders", "/settings/standing-orders", rule="{", name="", game_id="", game_type="pax")
+    not_json = _post(ann, "/settings/standing-orders", "/settings/standing-orders", rule="{", name="", game_id="",
+                     game_type="pax")
     assert not_json.status_code == 422
     assert "Die Regel ist kein lesbares JSON." in read_text(not_json.data) and "Kein JSON." in read_text(not_json.data)
