@@ -65,6 +65,8 @@ TEST_EVENT = "webhook.test"
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 32
 MAX_ENDPOINTS_PER_USER = 20
+#: The most characters of an endpoint's description.
+MAX_DESCRIPTION = 200
 #: Why an endpoint was turned off (``disabled_code``), each told to its owner in their
 #: language from ``disabled_details``; ``other`` is an older reason kept as it was written.
 DISABLED_CODES = ("by_owner", "gone_410", "retries_exhausted", "address_refused", "other")
@@ -436,8 +438,9 @@ def _checked_event_types(event_types: Optional[Sequence[str]]) -> list[str]:
 def _checked_description(description: Any) -> str:
     if description is None:
         return ""
-    if not isinstance(description, str) or len(description.strip()) > 200:
-        raise InvalidInput("description must be text of at most 200 characters", details={"field": "description"})
+    if not isinstance(description, str) or len(description.strip()) > MAX_DESCRIPTION:
+        raise InvalidInput(f"description must be text of at most {MAX_DESCRIPTION} characters",
+                           details={"field": "description", "max_length": MAX_DESCRIPTION})
     return description.strip()
 
 

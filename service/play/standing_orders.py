@@ -67,6 +67,9 @@ MAX_ORDERS_PER_USER = 50
 MAX_CONDITIONS = 10
 MAX_ANSWERS = 5
 MAX_ANSWERS_PER_SEAT = 100
+#: The most characters of an order's name; its position runs from -MAX_POSITION to MAX_POSITION.
+MAX_NAME = 80
+MAX_POSITION = 1000
 ME = "$me"
 MODES = ("turn", "simultaneous", "interrupt")
 MATCH_KEYS = ("prompt_key", "mode", "command_type")
@@ -317,14 +320,14 @@ def delete_order(session: Session, user: User, order_id: int) -> None:
 def _checked_name(name: Any) -> str:
     if name is None:
         return ""
-    if not isinstance(name, str) or len(name.strip()) > 80:
-        raise _invalid({"name": ["Text of at most 80 characters."]})
+    if not isinstance(name, str) or len(name.strip()) > MAX_NAME:
+        raise _invalid({"name": [f"Text of at most {MAX_NAME} characters."]})
     return name.strip()
 
 
 def _checked_position(position: Any) -> int:
-    if type(position) is not int or not -1000 <= position <= 1000:
-        raise _invalid({"position": ["A whole number from -1000 to 1000."]})
+    if type(position) is not int or not -MAX_POSITION <= position <= MAX_POSITION:
+        raise _invalid({"position": [f"A whole number from {-MAX_POSITION} to {MAX_POSITION}."]})
     return position
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from service.play import standing_orders
 from service.plumbing.errors import ServiceError
 from service.words import i18n
 from service.words.i18n import N_
@@ -69,7 +70,7 @@ BY_DETAIL: dict[tuple[str, str], str] = {
     ("invalid_message", "nul"): N_("A message must not contain NUL characters."),
     ("invalid_clock", "hours"): N_("Extend by a whole number of hours from 1 to %(max)s."),
     ("invalid_input", "reason"): N_("The reason is at most %(max_length)s characters long."),
-    ("invalid_input", "description"): N_("A description is at most 200 characters long."),
+    ("invalid_input", "description"): N_("A description is at most %(max_length)s characters long."),
     ("invalid_preferences", "quiet_hours"): N_("Quiet hours need a start and a different end hour, or neither."),
     ("invalid_standing_order", "not_json"): N_("The rule is not readable JSON."),
 }
@@ -113,9 +114,9 @@ WEBHOOK_ADDRESS: dict[str, str] = {
 #: ``invalid_standing_order``); the problems of the rule itself, which name its JSON
 #: fields and syntax, are listed as the API says them.
 STANDING_ORDER_FIELDS: dict[str, str] = {
-    "name": N_("A name is text of at most 80 characters."),
+    "name": N_("A name is text of at most %(max_length)s characters."),
     "game_type": N_("Choose the kind of game the order is for; for one game, its own kind."),
-    "position": N_("A position is a whole number from -1000 to 1000."),
+    "position": N_("A position is a whole number from %(low)s to %(high)s."),
 }
 
 #: A vacation's problems, by field and problem (``details["problems"]``).
@@ -161,10 +162,12 @@ def standing_order_problems(err: ServiceError, language: str) -> dict[str, list[
     if not isinstance(fields, Mapping):
         return {}
     _ = i18n.translator(language)
+    limits = {"max_length": standing_orders.MAX_NAME, "low": -standing_orders.MAX_POSITION,
+              "high": standing_orders.MAX_POSITION}
     problems: dict[str, list[str]] = {}
     for where, said in fields.items():
         if where in STANDING_ORDER_FIELDS:
-            problems[str(where)] = [_(STANDING_ORDER_FIELDS[where])]
+            problems[str(where)] = [_(STANDING_ORDER_FIELDS[where], **limits)]
         else:
             problems[str(where)] = [said] if isinstance(said, str) else list(said)
     return problems

@@ -59,7 +59,7 @@ def test_every_sentence_is_in_each_language_and_fills_its_placeholders(language)
     for field, message in refusals.STANDING_ORDER_FIELDS.items():
         err = InvalidInput("English", code="invalid_standing_order", details={"fields": {field: ["English."]}})
         said = refusals.standing_order_problems(err, language)[field]
-        assert said != ["English."] and (language == "en" or said != [message]), field
+        assert "%(" not in said[0] and said != ["English."] and (language == "en" or said != [message]), field
     assert refusals.refusal(Conflict("English", code="seat_taken", details={"seat": 2}), language).count("C") >= 1
 
 
